@@ -1,0 +1,88 @@
+/**
+ * The pi coding agent (`pi -p --mode json`). The plan pins every knob that
+ * could make a run depend on the host: a private agent dir, no extensions,
+ * skills or context files, no update checks, and the prompt on stdin.
+ */
+import { join } from "node:path";
+import { finishPi, parsePiLine } from "./pi_stream.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+
+/** pi's default reasoning effort is low; coding tasks benefit from more. */
+const DEFAULT_THINKING = "high";
+/** Editing phases get the write tools; bash stays off so commands run only in verify steps. */
+const EDIT_TOOLS = "read,grep,find,ls,edit,write";
+/** Self-review must read the change, never alter it. */
+const READ_TOOLS = "read,grep,find,ls";
+/** One agent-level retry: spot retries transient failures itself, with its own budget. */
+const PI_MAX_RETRIES = 1;
+/** Wire protocol of a custom endpoint: the OpenAI chat API is what local servers speak. */
+const CUSTOM_API = "openai-completions";
+/** pi needs some key for a custom provider; a keyless local server ignores this one. */
+const NO_KEY_PLACEHOLDER = "none";
+
+function agentDir(homeDir: string): string {
+  return join(homeDir, ".pi", "agent");
+}
+
+function settings(): string {
+  return JSON.stringify(
+    {
+      quietStartup: true,
+      enableInstallTelemetry: false,
+      retry: { enabled: true, maxRetries: PI_MAX_RETRIES },
+    },
+    null,
+    2,
+  );
+}
+
+/** Declares the profile's provider at its base URL; `apiKey` names the env var, pi resolves it. */
+function models(spec: LaunchSpec, baseUrl: string): string {
+  const { provider, model, apiKeyEnv } = spec.profile;
+  const declared = {
+    baseUrl,
+    api: CUSTOM_API,
+    apiKey: apiKeyEnv ?? NO_KEY_PLACEHOLDER,
+    models: [{ id: model }],
+  };
+  return JSON.stringify({ providers: { [provider]: declared } }, null, 2);
+}
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  const { profile, homeDir } = spec;
+  const tools = spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS;
+  const argv = [
+    spec.binary,
+    ...["-p", "--mode", "json"],
+    ...["--provider", profile.provider, "--model", profile.model],
+    ...["--thinking", profile.thinking ?? DEFAULT_THINKING],
+    ...["--session-dir", join(spec.runDir, "pi-session")],
+    ...["--tools", tools],
+    ...["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files"],
+  ];
+  const env: Record<string, string> = {
+    ...spec.baseEnv,
+    HOME: homeDir,
+    PI_CODING_AGENT_DIR: agentDir(homeDir),
+    PI_OFFLINE: "1",
+    PI_TELEMETRY: "0",
+    PI_SKIP_VERSION_CHECK: "1",
+    CI: "1",
+    NO_COLOR: "1",
+  };
+  // The key travels only in the environment: argv is world-readable and files outlive the run.
+  if (profile.apiKeyEnv && spec.apiKey !== undefined) env[profile.apiKeyEnv] = spec.apiKey;
+  const files = [{ path: join(agentDir(homeDir), "settings.json"), content: settings() }];
+  if (profile.baseUrl) {
+    files.push({ path: join(agentDir(homeDir), "models.json"), content: models(spec, profile.baseUrl) });
+  }
+  return { argv, env, files, stdinFile: spec.promptFile };
+}
+
+export const piAdapter: WorkerAdapter = {
+  name: "pi",
+  defaultBinary: "pi",
+  plan,
+  parseLine: parsePiLine,
+  finish: finishPi,
+};

@@ -1,0 +1,114 @@
+/**
+ * The seam between spot and a worker CLI. An adapter is pure: it plans a
+ * launch, turns stream lines into normalized events, and decides the outcome
+ * from what it parsed (never from the exit code alone).
+ */
+import type { Phase, Usage, WorkerEvent } from "../schemas/events.ts";
+
+/** Failure codes of the worker taxonomy (recorded as `state.failure.code`). */
+export type WorkerFailureCode =
+  | "auth"
+  | "quota"
+  | "quota_window"
+  | "rate_limit"
+  | "model_not_found"
+  | "capability"
+  | "timeout"
+  | "no_progress"
+  | "ask_hang"
+  | "zero_output"
+  | "tui_fallback"
+  | "cli_crash"
+  | "config"
+  | "cancelled";
+
+/** blocking: do not retry or fall back; transient: retry once; permanent: fail. */
+export type FailureClass = "blocking" | "transient" | "permanent";
+
+export interface WorkerFailure {
+  code: WorkerFailureCode;
+  class: FailureClass;
+  message: string;
+}
+
+/** The profile fields an adapter reads. */
+export interface AdapterProfile {
+  name: string;
+  adapter: string;
+  provider: string;
+  model: string;
+  apiKeyEnv?: string;
+  baseUrl?: string;
+  thinking?: string;
+}
+
+export interface LaunchSpec {
+  runId: string;
+  phase: Phase;
+  /** Absolute path of the worker's worktree (its cwd). */
+  worktree: string;
+  /** Absolute path of the run directory. */
+  runDir: string;
+  /** A fresh, private HOME for this launch. */
+  homeDir: string;
+  /** Resolved absolute path of the worker binary. */
+  binary: string;
+  profile: AdapterProfile;
+  /** Absolute path of the file that holds the prompt. */
+  promptFile: string;
+  /** PATH, LANG and the like; the adapter adds its own names. */
+  baseEnv: Record<string, string>;
+  /** The value of the profile's key variable, when there is one. */
+  apiKey?: string;
+}
+
+export interface LaunchPlan {
+  argv: string[];
+  /** The complete environment; the child is spawned with clearEnv. */
+  env: Record<string, string>;
+  /** Config files to write before launch (absolute paths under homeDir or runDir). */
+  files: { path: string; content: string }[];
+  /** Feed this file on stdin then close it; stdin is null otherwise. */
+  stdinFile?: string;
+}
+
+/** What the finished process looked like, for `finish`. */
+export interface WorkerExit {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  stderrTail: string;
+}
+
+export interface WorkerOutcome {
+  ok: boolean;
+  failure?: WorkerFailure;
+  text?: string;
+  usage: Usage;
+  costUsd: number;
+}
+
+/** Accumulator an adapter keeps across lines of one launch. */
+export interface ParseState {
+  usage: Usage;
+  costUsd: number;
+  lastText?: string;
+  lastStopReason?: string;
+  lastError?: string;
+  badLines: number;
+  events: number;
+}
+
+export interface WorkerAdapter {
+  readonly name: string;
+  /** Binary name looked up on PATH unless the profile or env names one. */
+  readonly defaultBinary: string;
+  plan(spec: LaunchSpec): LaunchPlan;
+  parseLine(line: string, state: ParseState): WorkerEvent[];
+  finish(exit: WorkerExit, state: ParseState): WorkerOutcome;
+}
+
+export function newParseState(): ParseState {
+  return { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, badLines: 0, events: 0 };
+}

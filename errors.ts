@@ -1,0 +1,92 @@
+/**
+ * The domain error of spot. Every failure a user can act on carries a stable
+ * `code` (documented in the README) and the process exit code the CLI uses.
+ * Only our own bugs escape as other error types (exit 1, code INTERNAL).
+ */
+
+/** Exit codes, as documented in the README. */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  failed: 3,
+  blocked: 4,
+  busy: 5,
+  refused: 6,
+} as const;
+
+/** Every stable error code spot emits, with its exit code. */
+export const ERROR_CODES = {
+  CLI_USAGE: EXIT.usage,
+  CONTRACT_INVALID: EXIT.usage,
+  CONFIG_INVALID: EXIT.usage,
+  REVIEW_INVALID: EXIT.usage,
+  EPISODE_INVALID: EXIT.usage,
+  RUN_NOT_FOUND: EXIT.usage,
+  RUN_EXISTS: EXIT.usage,
+  PROFILE_NOT_FOUND: EXIT.usage,
+  BASE_REVISION_MISMATCH: EXIT.usage,
+  NOT_A_REPOSITORY: EXIT.usage,
+  RUN_LOCKED: EXIT.busy,
+  CONCURRENCY_LIMIT: EXIT.busy,
+  STATE_INVALID: EXIT.refused,
+  REVIEW_GATE: EXIT.refused,
+  DIFF_CHANGED: EXIT.refused,
+  REVISION_LIMIT: EXIT.refused,
+  CLEANUP_REFUSED: EXIT.refused,
+  HIGH_RISK_BLOCKED: EXIT.blocked,
+  SECURITY_BLOCKED: EXIT.blocked,
+  SOURCE_CHANGED: EXIT.blocked,
+  VERIFICATION_OUTPUT_TRUNCATED: EXIT.blocked,
+  INTEGRATION_BLOCKED: EXIT.blocked,
+  POST_INTEGRATE_VERIFY_FAILED: EXIT.blocked,
+  WORKER_BLOCKED: EXIT.blocked,
+  WORKER_FAILED: EXIT.failed,
+  WORKER_INTERRUPTED: EXIT.failed,
+  VERIFICATION_INTERRUPTED: EXIT.failed,
+  GIT_FAILED: EXIT.internal,
+  STEP_FAILED: EXIT.internal,
+  DOCTOR_FAILED: EXIT.failed,
+  INTERNAL: EXIT.internal,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One problem in an input file, located for a human. */
+export interface Issue {
+  path: string;
+  message: string;
+  line?: number;
+  col?: number;
+}
+
+export interface SpotErrorOptions {
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** A failure with a stable code; `exitCode` follows from the code. */
+export class SpotError extends Error {
+  override name = "SpotError";
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: SpotErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  get exitCode(): number {
+    return ERROR_CODES[this.code];
+  }
+
+  toJSON(): { code: ErrorCode; message: string; details: Record<string, unknown> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Narrowing helper for catch blocks. */
+export function isSpotError(error: unknown, code?: ErrorCode): error is SpotError {
+  return error instanceof SpotError && (code === undefined || error.code === code);
+}

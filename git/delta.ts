@@ -1,0 +1,44 @@
+/**
+ * The worker's delta: a tree built from the worktree in a fresh index, and the
+ * diff from the base to it. The sha256 of that exact text is what a review
+ * approves and what approve commits.
+ */
+import { join } from "node:path";
+import { git } from "./git.ts";
+import { sha256Hex } from "./hash.ts";
+import { treeOfWorktree } from "./worktree.ts";
+
+export interface Delta {
+  base: string;
+  tree: string;
+  diff: string;
+  diffSha256: string;
+  diffBytes: number;
+}
+
+export const DIFF_ARGS = [
+  "diff",
+  "--no-renames",
+  "--full-index",
+  "--binary",
+  "--no-ext-diff",
+  "--no-textconv",
+];
+
+export async function diffTrees(cwd: string, from: string, to: string): Promise<string> {
+  return (await git([...DIFF_ARGS, from, to, "--"], { cwd })).stdout;
+}
+
+/** Computes the delta of `worktree` against `base`; `scratchDir` holds the temporary index. */
+export async function computeDelta(worktree: string, base: string, scratchDir: string): Promise<Delta> {
+  const indexFile = join(scratchDir, `.delta-${crypto.randomUUID()}.index`);
+  const tree = await treeOfWorktree(worktree, base, indexFile);
+  const diff = await diffTrees(worktree, base, tree);
+  return {
+    base,
+    tree,
+    diff,
+    diffSha256: await sha256Hex(diff),
+    diffBytes: new TextEncoder().encode(diff).length,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Hardened git. The worktree is hostile input: every call turns off hooks,
+ * fsmonitor, system and global config, external diff and textconv drivers.
+ */
+import { SpotError } from "../errors.ts";
+import { spawnProcess } from "../sandbox/spawn.ts";
+import { which } from "../sandbox/which.ts";
+
+/** Git output we parse must fit here; a larger diff is judged by the size gate instead. */
+export const GIT_MAX_OUTPUT_CHARS = 64_000_000;
+
+const HARDENING = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.quotePath=false",
+  "-c",
+  "diff.external=",
+  "-c",
+  "core.pager=cat",
+  "-c",
+  "commit.gpgSign=false",
+  "-c",
+  "tag.gpgSign=false",
+  "-c",
+  "protocol.file.allow=never",
+];
+
+export interface Identity {
+  name: string;
+  email: string;
+}
+
+export interface GitOptions {
+  cwd: string;
+  /** Use this index file instead of the repository's. */
+  indexFile?: string;
+  identity?: Identity;
+  stdinText?: string;
+  /** Return the result instead of throwing on a non-zero exit. */
+  allowFailure?: boolean;
+  /** Read the user's global config too (identity lookups only). */
+  userConfig?: boolean;
+}
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+}
+
+let gitPath: string | null = null;
+
+function resolveGit(): string {
+  gitPath ??= which("git", Deno.env.get("PATH") ?? "/usr/bin:/bin");
+  if (!gitPath) throw new SpotError("GIT_FAILED", "Cannot find git: it is not on PATH");
+  return gitPath;
+}
+
+function gitEnv(options: GitOptions): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/nonexistent",
+    LANG: "C",
+    LC_ALL: "C",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    // Reads must never rewrite the user's index behind their back.
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_ATTR_NOSYSTEM: "1",
+  };
+  if (!options.userConfig) env.GIT_CONFIG_GLOBAL = "/dev/null";
+  if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
+  if (options.identity) {
+    env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = options.identity.name;
+    env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = options.identity.email;
+  }
+  return env;
+}
+
+/** Runs `git <args>` hardened; throws GIT_FAILED on a non-zero exit unless allowed. */
+export async function git(args: string[], options: GitOptions): Promise<GitResult> {
+  const argv = [resolveGit(), ...HARDENING, ...args];
+  const result = await spawnProcess(argv, {
+    cwd: options.cwd,
+    env: gitEnv(options),
+    stdinText: options.stdinText,
+    maxOutputChars: GIT_MAX_OUTPUT_CHARS,
+  });
+  const out = { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
+  if (result.stdoutTruncated) {
+    throw new SpotError(
+      "GIT_FAILED",
+      `Cannot read the output of "git ${args[0]}": it exceeds ${GIT_MAX_OUTPUT_CHARS} characters`,
+    );
+  }
+  if (result.exitCode !== 0 && !options.allowFailure) {
+    throw new SpotError(
+      "GIT_FAILED",
+      `Cannot run "git ${args.slice(0, 3).join(" ")}": ${
+        result.spawnError ?? (result.stderr.trim() || `exit ${result.exitCode}`)
+      }`,
+      { details: { command: ["git", ...args].join(" "), exitCode: result.exitCode, cwd: options.cwd } },
+    );
+  }
+  return out;
+}
+
+/** `git <args>` trimmed stdout. */
+export async function gitText(args: string[], options: GitOptions): Promise<string> {
+  return (await git(args, options)).stdout.trim();
+}

@@ -1,0 +1,54 @@
+/** Records a worker turn on the run: usage, and where the run goes on failure. */
+import type { WorkerOutcome } from "../adapters/types.ts";
+import { SpotError } from "../errors.ts";
+import { addUsage, type Phase } from "../schemas/events.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { SpotContext } from "./context.ts";
+import type { PhaseResult } from "./worker_phase.ts";
+
+export function withUsage(state: RunState, result: PhaseResult): RunState {
+  return {
+    ...state,
+    workerUsage: addUsage(state.workerUsage, result.outcome.usage),
+    workerCostUsd: state.workerCostUsd + result.outcome.costUsd,
+    workerDurationMs: state.workerDurationMs + result.durationMs,
+    workerAttempts: state.workerAttempts + result.attempts,
+  };
+}
+
+/** Persists a failed turn (blocked, failed, or interrupted) and throws the matching error. */
+export async function failTurn(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  outcome: WorkerOutcome,
+): Promise<never> {
+  const failure = outcome.failure ?? { code: "cli_crash", class: "permanent", message: "The worker failed" };
+  if (failure.code === "cancelled") {
+    const interrupted = {
+      ...state,
+      interruption: { at: ctx.now(), signal: "SIGINT", phase: state.status },
+      updatedAt: ctx.now(),
+    };
+    await ctx.store.save({
+      ...interrupted,
+      failure: { code: "WORKER_INTERRUPTED", class: failure.class, message: failure.message },
+    });
+    throw new SpotError("WORKER_INTERRUPTED", `The ${phase} turn of run "${state.runId}" was interrupted`, {
+      details: { runId: state.runId, nextCommand: `spot recover --id ${state.runId}` },
+    });
+  }
+  const blocked = failure.class === "blocking";
+  const to = blocked ? "blocked" : "failed";
+  await ctx.store.move(state, to, `${phase} turn ${failure.code}`, {
+    failure: { code: failure.code, class: failure.class, message: failure.message },
+    blockedReason: blocked ? failure.message : state.blockedReason,
+  });
+  throw new SpotError(
+    blocked ? "WORKER_BLOCKED" : "WORKER_FAILED",
+    `The ${phase} turn of run "${state.runId}" failed: ${failure.message}`,
+    {
+      details: { runId: state.runId, failure },
+    },
+  );
+}

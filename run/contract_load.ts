@@ -1,0 +1,44 @@
+/** Reads and checks a task contract file; every problem is reported with its line:col. */
+import { SpotError } from "../errors.ts";
+import type { Config } from "../schemas/config.ts";
+import { formatIssues, parseWithSchema } from "../schemas/locate.ts";
+import { TaskContract } from "../schemas/task_contract.ts";
+
+function withPolicy(config: Config) {
+  const allowed = new Set(config.verificationEnvAllowlist);
+  return TaskContract.superRefine((task, ctx) => {
+    task.verification.forEach((cmd, i) => {
+      for (const name of Object.keys(cmd.env ?? {})) {
+        if (allowed.has(name)) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: ["verification", i, "env", name],
+          message: `"${name}" is not in verificationEnvAllowlist (${[...allowed].join(", ")})`,
+        });
+      }
+    });
+  });
+}
+
+export async function readContract(file: string, config: Config): Promise<TaskContract> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    throw new SpotError(
+      "CONTRACT_INVALID",
+      `Cannot read task contract "${file}": ${(error as Error).message}`,
+    );
+  }
+  const parsed = parseWithSchema(text, withPolicy(config));
+  if (!parsed.ok) {
+    throw new SpotError(
+      "CONTRACT_INVALID",
+      `Cannot accept task contract "${file}": ${parsed.issues.length} problem(s)\n${
+        formatIssues(file, parsed.issues)
+      }`,
+      { details: { file, issues: parsed.issues } },
+    );
+  }
+  return parsed.value;
+}

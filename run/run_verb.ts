@@ -1,0 +1,48 @@
+/** `run`: the worker's implementation turn, from prepared to verifying. */
+import { SpotError } from "../errors.ts";
+import type { SpotContext } from "./context.ts";
+import { failTurn, withUsage } from "./apply_outcome.ts";
+import { implementationPrompt } from "./prompt.ts";
+import { requireStatus } from "./state_table.ts";
+import { loadTask } from "./task_file.ts";
+import { runWorkerPhase } from "./worker_phase.ts";
+
+export interface RunResult {
+  runId: string;
+  status: string;
+  profile: string;
+  provider: string;
+  model: string;
+  fallbackUsed: boolean;
+  attempts: number;
+}
+
+export async function runWorker(ctx: SpotContext, runId: string): Promise<RunResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["prepared"], "run");
+    if (!state.worktreeReady) {
+      throw new SpotError("STATE_INVALID", `Cannot run "${runId}": its worktree was never finished`, {
+        details: { nextCommand: `spot recover --id ${runId}` },
+      });
+    }
+    const task = await loadTask(ctx.store, runId);
+    state = await ctx.store.move(state, "running", `worker ${state.profile} started`);
+    const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task));
+    state = withUsage(state, result);
+    if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);
+    state = await ctx.store.move(state, "verifying", "worker finished");
+    return {
+      runId,
+      status: state.status,
+      profile: state.profile,
+      provider: state.provider,
+      model: state.model,
+      fallbackUsed: state.fallbackUsed,
+      attempts: result.attempts,
+    };
+  } finally {
+    lock.release();
+  }
+}

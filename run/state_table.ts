@@ -1,0 +1,85 @@
+/**
+ * The run lifecycle as a pure table. The orchestrator decides *when* to move;
+ * this module decides *whether* a move is legal and records it.
+ */
+import { SpotError } from "../errors.ts";
+import type { RunState, Status } from "../schemas/run_state.ts";
+
+const FORWARD: Readonly<Record<Status, readonly Status[]>> = {
+  prepared: ["running", "failed", "blocked"],
+  running: ["verifying", "failed", "blocked"],
+  verifying: ["selfReviewing", "reviewing", "failed", "blocked"],
+  selfReviewing: ["reviewing", "failed", "blocked"],
+  reviewing: ["revising", "approved", "failed", "blocked"],
+  revising: ["verifying", "failed", "blocked"],
+  approved: ["committed", "failed", "blocked"],
+  committed: ["integrated", "blocked"],
+  integrated: [],
+  failed: [],
+  blocked: [],
+};
+
+/** Moves only `recover` may make, back into a resumable phase. */
+const RECOVERY: Readonly<Partial<Record<Status, readonly Status[]>>> = {
+  running: ["prepared", "verifying"],
+  revising: ["verifying", "reviewing"],
+  verifying: ["verifying"],
+  selfReviewing: ["selfReviewing"],
+  failed: ["prepared", "verifying", "reviewing"],
+};
+
+export function canTransition(from: Status, to: Status): boolean {
+  return FORWARD[from].includes(to);
+}
+
+export function canRecover(from: Status, to: Status): boolean {
+  return RECOVERY[from]?.includes(to) ?? false;
+}
+
+function apply(state: RunState, to: Status, reason: string, at: string): RunState {
+  const leavesTrouble = to !== "failed" && to !== "blocked";
+  return {
+    ...state,
+    status: to,
+    updatedAt: at,
+    transitions: [...state.transitions, { from: state.status, to, at, reason }],
+    failure: leavesTrouble ? null : state.failure,
+    interruption: leavesTrouble ? null : state.interruption,
+  };
+}
+
+/** The state after a legal forward move; throws STATE_INVALID otherwise. */
+export function transition(state: RunState, to: Status, reason: string, at: string): RunState {
+  if (!canTransition(state.status, to)) {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot move run "${state.runId}" from ${state.status} to ${to}: the lifecycle does not allow it`,
+      { details: { runId: state.runId, from: state.status, to } },
+    );
+  }
+  return apply(state, to, reason, at);
+}
+
+/** The state after a recovery move; throws STATE_INVALID otherwise. */
+export function recoverTransition(state: RunState, to: Status, reason: string, at: string): RunState {
+  if (!canRecover(state.status, to)) {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot recover run "${state.runId}" from ${state.status} to ${to}`,
+      { details: { runId: state.runId, from: state.status, to } },
+    );
+  }
+  return apply(state, to, `recover: ${reason}`, at);
+}
+
+/** Throws STATE_INVALID unless the run is in one of `allowed`. */
+export function requireStatus(state: RunState, allowed: readonly Status[], command: string): void {
+  if (allowed.includes(state.status)) return;
+  throw new SpotError(
+    "STATE_INVALID",
+    `Cannot ${command} run "${state.runId}": it is ${state.status}, and ${command} needs ${
+      allowed.join(" or ")
+    }`,
+    { details: { runId: state.runId, status: state.status, allowed } },
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * `verify`: spot's own judgement of the worker's delta. The scan runs first;
+ * the contract's checks run only on a delta that passed it.
+ */
+import { SpotError } from "../errors.ts";
+import { type ChecksResult, runChecks } from "./checks.ts";
+import type { SpotContext } from "./context.ts";
+import { scanRun } from "./scan_run.ts";
+import { requireStatus } from "./state_table.ts";
+import { loadTask } from "./task_file.ts";
+
+export interface VerifyResult {
+  runId: string;
+  status: string;
+  passed: boolean;
+  diffSha256: string;
+  securityPassed: boolean;
+  verificationFile: string;
+}
+
+export async function verifyRun(ctx: SpotContext, runId: string): Promise<VerifyResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["verifying"], "verify");
+    const task = await loadTask(ctx.store, runId);
+    ctx.progress?.(`verify ${runId}: scanning the diff`);
+    const { scan, delta } = await scanRun(ctx, state, task);
+    let checks: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
+    if (scan.passed) checks = await runChecks(ctx, runId, task, state.worktreePath);
+    const passed = scan.passed && checks.passed;
+    const verification = {
+      schemaVersion: 1,
+      runId,
+      passed,
+      diffSha256: delta.diffSha256,
+      security: scan,
+      commands: checks.commands,
+      outputTruncated: checks.outputTruncated,
+      interrupted: checks.interrupted,
+      revisionRound: state.revisionRound,
+      at: ctx.now(),
+    };
+    const verificationFile = await ctx.store.writeJson(runId, "verification.json", verification);
+    await ctx.store.writeText(runId, "diff.patch", delta.diff);
+    await ctx.store.event(runId, { type: "verify_result", passed, diffSha256: delta.diffSha256 });
+    state = {
+      ...state,
+      lastVerificationPassed: passed,
+      diffSha256: delta.diffSha256,
+      diffBytes: delta.diffBytes,
+    };
+    if (!scan.passed) {
+      const first = scan.issues[0];
+      await ctx.store.move(state, "blocked", "security scan failed", {
+        failure: {
+          code: "SECURITY_BLOCKED",
+          message: first?.message ?? "scan failed",
+          details: { issues: scan.issues },
+        },
+        blockedReason: "SECURITY_BLOCKED",
+      });
+      throw new SpotError(
+        "SECURITY_BLOCKED",
+        `Run "${runId}" is blocked: ${scan.issues.length} scan finding(s), first: ${first?.message}`,
+        {
+          details: { runId, issues: scan.issues, verificationFile },
+        },
+      );
+    }
+    if (checks.interrupted && ctx.signal?.aborted) {
+      await ctx.store.save({
+        ...state,
+        interruption: { at: ctx.now(), signal: "SIGINT", phase: "verifying" },
+      });
+      throw new SpotError("VERIFICATION_INTERRUPTED", `Verification of run "${runId}" was interrupted`, {
+        details: { runId, nextCommand: `spot verify --id ${runId}` },
+      });
+    }
+    if (checks.outputTruncated) {
+      await ctx.store.move(state, "blocked", "verification output truncated", {
+        failure: {
+          code: "VERIFICATION_OUTPUT_TRUNCATED",
+          message: "A check printed more than the capture limit",
+        },
+        blockedReason: "VERIFICATION_OUTPUT_TRUNCATED",
+      });
+      throw new SpotError(
+        "VERIFICATION_OUTPUT_TRUNCATED",
+        `Run "${runId}" is blocked: a check's output was truncated, so its result cannot be trusted`,
+        {
+          details: { runId, limit: ctx.config.limits.maxCapturedCharsPerStream, verificationFile },
+        },
+      );
+    }
+    const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";
+    state = await ctx.store.move(state, next, passed ? "verification passed" : "verification failed");
+    return {
+      runId,
+      status: state.status,
+      passed,
+      diffSha256: delta.diffSha256,
+      securityPassed: scan.passed,
+      verificationFile,
+    };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,51 @@
+/** The human view of the event union: one readable line per event, no raw JSON. */
+import type { SpotEvent } from "../schemas/events.ts";
+
+/** Terminal escapes and other control characters a worker could use to mess with a viewer. */
+const CONTROL =
+  // deno-lint-ignore no-control-regex
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
+
+export function stripTerminal(text: string): string {
+  return text.replace(CONTROL, "");
+}
+
+function clip(text: string, max = 400): string {
+  const flat = stripTerminal(text).replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max) + "…" : flat;
+}
+
+/** The worker.log line for an event, or null when the event is not worth a line. */
+export function renderWorkerLogLine(event: SpotEvent): string | null {
+  const t = event.at.slice(11, 19);
+  switch (event.type) {
+    case "worker_start":
+      return `${t} [${event.phase}] worker started${event.model ? ` (${clip(event.model, 80)})` : ""}`;
+    case "worker_text":
+      return `${t} [${event.phase}] says: ${clip(event.text)}`;
+    case "worker_tool_call":
+      return `${t} [${event.phase}] tool ${clip(event.name, 40)} ${
+        clip(JSON.stringify(event.input ?? {}), 200)
+      }`;
+    case "worker_tool_result":
+      return `${t} [${event.phase}] tool ${event.ok ? "ok" : "FAILED"}${
+        event.output ? `: ${clip(event.output, 200)}` : ""
+      }`;
+    case "worker_usage":
+      return `${t} [${event.phase}] tokens in ${event.usage.input} (+${event.usage.cacheRead} cached) out ${event.usage.output}`;
+    case "worker_retry":
+      return `${t} [${event.phase}] retry ${event.attempt}: ${clip(event.message, 200)}`;
+    case "worker_error":
+      return `${t} [${event.phase}] error: ${clip(event.message, 300)}`;
+    case "worker_result":
+      return `${t} [${event.phase}] finished ${event.ok ? "ok" : "with an error"}${
+        event.stopReason ? ` (${event.stopReason})` : ""
+      }`;
+    case "transition":
+      return `${t} status ${event.from ?? "-"} -> ${event.to}: ${clip(event.reason, 200)}`;
+    case "verify_command":
+      return `${t} check ${event.passed ? "passed" : "FAILED"}: ${clip(event.argv.join(" "), 200)}`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * One worker turn (run, revise or self-review): plan the launch with the
+ * adapter, run it in the worker step, turn its stream into events, and let
+ * the adapter decide the outcome. A transient failure is retried once.
+ */
+import { dirname, isAbsolute, join, relative } from "node:path";
+import { getAdapter } from "../adapters/mod.ts";
+import {
+  newParseState,
+  type WorkerAdapter,
+  type WorkerFailure,
+  type WorkerOutcome,
+} from "../adapters/types.ts";
+import { SpotError } from "../errors.ts";
+import type { Phase } from "../schemas/events.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { which } from "../sandbox/which.ts";
+import type { StepMessage, WorkerStepSpec } from "../steps/protocol.ts";
+
+type ExitMessage = Extract<StepMessage, { t: "exit" }>;
+import type { SpotContext } from "./context.ts";
+import { runStep } from "./step_runner.ts";
+
+/** Names from the user's environment every worker gets; nothing else leaks in. */
+const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
+/** The step outlives its worker's own timeout by this much, as a backstop. */
+const STEP_BACKSTOP_MS = 30_000;
+/** The seed retries a transient failure exactly once. */
+const MAX_ATTEMPTS = 2;
+
+export interface PhaseResult {
+  outcome: WorkerOutcome;
+  attempts: number;
+  durationMs: number;
+}
+
+function failure(code: WorkerFailure["code"], cls: WorkerFailure["class"], message: string): WorkerOutcome {
+  return {
+    ok: false,
+    failure: { code, class: cls, message },
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0,
+  };
+}
+
+export function resolveAdapter(state: RunState): WorkerAdapter {
+  const adapter = getAdapter(state.adapter);
+  if (!adapter) {
+    throw new SpotError(
+      "PROFILE_NOT_FOUND",
+      `Cannot run "${state.runId}": no adapter named "${state.adapter}"`,
+    );
+  }
+  return adapter;
+}
+
+/** The worker binary: profile, then PI_WORKER_<ADAPTER>_BIN, then the adapter default, on PATH. */
+export function resolveWorkerBinary(
+  ctx: SpotContext,
+  state: RunState,
+  adapter: WorkerAdapter,
+): string | null {
+  const profile = ctx.config.profiles[state.profile];
+  const envName = `PI_WORKER_${state.adapter.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`;
+  const wanted = profile?.binary ?? ctx.env(envName) ?? adapter.defaultBinary;
+  return which(wanted, ctx.env("PATH") ?? "");
+}
+
+async function attempt(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  promptFile: string,
+  n: number,
+): Promise<WorkerOutcome> {
+  const adapter = resolveAdapter(state);
+  const binary = resolveWorkerBinary(ctx, state, adapter);
+  if (!binary) return failure("config", "blocking", `Cannot find the ${state.adapter} worker binary on PATH`);
+  const profile = ctx.config.profiles[state.profile];
+  const apiKey = profile?.apiKeyEnv ? ctx.env(profile.apiKeyEnv) : undefined;
+  if (profile?.apiKeyEnv && !apiKey) {
+    return failure("auth", "blocking", `Cannot start the worker: credential ${profile.apiKeyEnv} is not set`);
+  }
+  const runDir = ctx.store.dir(state.runId);
+  const homeDir = join(runDir, "homes", `${phase}-r${state.revisionRound}-a${n}`);
+  await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
+  const baseEnv: Record<string, string> = {};
+  for (const name of BASE_ENV_NAMES) {
+    const value = ctx.env(name);
+    if (value !== undefined) baseEnv[name] = value;
+  }
+  const plan = adapter.plan({
+    runId: state.runId,
+    phase,
+    worktree: state.worktreePath,
+    runDir,
+    homeDir,
+    binary,
+    profile: {
+      ...profile,
+      name: state.profile,
+      adapter: state.adapter,
+      provider: state.provider,
+      model: state.model,
+    },
+    promptFile,
+    baseEnv,
+    apiKey,
+  });
+  for (const file of plan.files) {
+    const rel = relative(runDir, file.path);
+    if (!isAbsolute(file.path) || rel.startsWith("..")) {
+      throw new SpotError(
+        "INTERNAL",
+        `Adapter "${adapter.name}" wants to write "${file.path}" outside the run directory`,
+      );
+    }
+    await Deno.mkdir(dirname(file.path), { recursive: true });
+    await Deno.writeTextFile(file.path, file.content, { mode: 0o600 });
+  }
+  const spec: WorkerStepSpec = {
+    argv: plan.argv,
+    cwd: state.worktreePath,
+    envNames: Object.keys(plan.env),
+    stdinFile: plan.stdinFile,
+    timeoutMs: ctx.config.limits.workerTimeoutSeconds * 1000,
+    idleMs: ctx.config.limits.workerIdleSeconds * 1000,
+    rawStreamFile: join(runDir, "worker-stream.jsonl"),
+  };
+  const parse = newParseState();
+  const box: { exit: ExitMessage | null } = { exit: null };
+  let events = 0;
+  const started = Date.now();
+  const step = await runStep(ctx, {
+    kind: "worker",
+    runId: state.runId,
+    policy: {
+      read: [state.worktreePath, runDir],
+      write: [state.worktreePath, runDir],
+      run: [binary],
+      env: spec.envNames,
+      net: [],
+    },
+    spec,
+    env: plan.env,
+    timeoutMs: spec.timeoutMs + STEP_BACKSTOP_MS,
+    onMessage: async (message) => {
+      if (message.t === "exit") box.exit = message;
+      if (message.t !== "line") return;
+      for (const event of adapter.parseLine(message.line, parse)) {
+        events++;
+        await ctx.store.event(state.runId, { ...event, phase });
+      }
+      ctx.progress?.(
+        `${phase} ${state.runId}: ${events} events, ${((Date.now() - started) / 1000).toFixed(1)}s`,
+      );
+    },
+  });
+  const finished = box.exit;
+  if (!finished) {
+    if (step.result.cancelled) return failure("cancelled", "permanent", "The worker was interrupted");
+    return failure(
+      "cli_crash",
+      "transient",
+      `The worker step ended without a result: ${
+        step.result.stderr.slice(-500) || `exit ${step.result.exitCode}`
+      }`,
+    );
+  }
+  if (finished.idle) {
+    const silent = ctx.config.limits.workerIdleSeconds;
+    const outcome = adapter.finish({ ...finished, timedOut: false, cancelled: false }, parse);
+    return {
+      ...outcome,
+      ok: false,
+      failure: {
+        code: "no_progress",
+        class: "transient",
+        message: `The worker produced no output for ${silent}s`,
+      },
+    };
+  }
+  if (finished.spawnError) {
+    return failure("config", "blocking", `Cannot start the worker: ${finished.spawnError}`);
+  }
+  return adapter.finish(
+    {
+      exitCode: finished.exitCode,
+      signal: finished.signal,
+      timedOut: finished.timedOut,
+      cancelled: finished.cancelled || !!ctx.signal?.aborted,
+      stderrTail: finished.stderrTail,
+    },
+    parse,
+  );
+}
+
+export async function runWorkerPhase(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  prompt: string,
+): Promise<PhaseResult> {
+  const promptFile = ctx.store.file(state.runId, `prompt-${phase}-r${state.revisionRound}.md`);
+  await Deno.writeTextFile(promptFile, prompt, { mode: 0o600 });
+  const started = Date.now();
+  let outcome: WorkerOutcome = failure("cli_crash", "permanent", "The worker did not run");
+  let n = 0;
+  while (n < MAX_ATTEMPTS) {
+    n++;
+    outcome = await attempt(ctx, state, phase, promptFile, n);
+    if (outcome.ok || outcome.failure?.class !== "transient" || ctx.signal?.aborted) break;
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message: `Retrying the ${phase} turn after: ${outcome.failure.message}`,
+    });
+  }
+  return { outcome, attempts: n, durationMs: Date.now() - started };
+}

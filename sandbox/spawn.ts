@@ -1,0 +1,199 @@
+/**
+ * The only place in spot that starts a process. A finished process is data:
+ * one result shape for success, failure, timeout and cancellation. Children
+ * always get a cleared environment, their own process group (so a timeout
+ * kills everything they started), and stdin closed unless told otherwise.
+ */
+
+/** A worker that ignores SIGTERM gets this long before SIGKILL. */
+export const KILL_GRACE_MS = 1_000;
+/** After the main process exits, how long we wait for its pipes to drain. */
+export const DRAIN_TIMEOUT_MS = 2_000;
+/** Default cap per captured stream; callers that need more say so. */
+export const DEFAULT_MAX_OUTPUT_CHARS = 1_000_000;
+
+export interface SpawnOptions {
+  cwd?: string;
+  /** The complete environment of the child (spawned with clearEnv). */
+  env: Record<string, string>;
+  /** Feed this file on stdin, then close it. */
+  stdinFile?: string;
+  /** Feed this text on stdin, then close it. */
+  stdinText?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Cap of each captured stream, in characters. */
+  maxOutputChars?: number;
+  onStdoutLine?: (line: string) => void;
+  onStderrLine?: (line: string) => void;
+  onSpawn?: (pid: number) => void;
+  /** Time between SIGTERM and SIGKILL when stopping the group. */
+  killGraceMs?: number;
+  /** Kill the whole process group when the leader exits (default true). */
+  reapGroup?: boolean;
+}
+
+export interface ProcessResult {
+  argv: string[];
+  pid: number | null;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  durationMs: number;
+  /** Set when the process could not start at all. */
+  spawnError?: string;
+}
+
+/** Sends a signal to a whole process group; a group already gone is fine. */
+export function killGroup(pid: number, signal: Deno.Signal): boolean {
+  try {
+    Deno.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when a process with this pid exists (signal 0 probe). */
+export function processAlive(pid: number): boolean {
+  try {
+    Deno.kill(pid, "SIGCONT");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class Capture {
+  text = "";
+  truncated = false;
+  #partial = "";
+  constructor(readonly max: number, readonly onLine?: (line: string) => void) {}
+
+  push(chunk: string): void {
+    if (this.text.length < this.max) {
+      const room = this.max - this.text.length;
+      this.text += chunk.slice(0, room);
+      if (chunk.length > room) this.truncated = true;
+    } else if (chunk.length > 0) {
+      this.truncated = true;
+    }
+    if (!this.onLine) return;
+    const parts = (this.#partial + chunk).split("\n");
+    this.#partial = parts.pop() ?? "";
+    for (const line of parts) this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+  }
+
+  end(): void {
+    if (this.onLine && this.#partial.length > 0) this.onLine(this.#partial);
+    this.#partial = "";
+  }
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, capture: Capture): Promise<void> {
+  try {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) capture.push(chunk);
+  } catch {
+    // The stream is cut when we stop waiting for a drain; what we have is kept.
+  } finally {
+    capture.end();
+  }
+}
+
+function failedStart(argv: string[], started: number, error: unknown): ProcessResult {
+  return {
+    argv,
+    pid: null,
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: false,
+    stdout: "",
+    stderr: "",
+    stdoutTruncated: false,
+    stderrTruncated: false,
+    durationMs: Date.now() - started,
+    spawnError: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** Runs argv to completion and returns what happened; never throws for the child's sake. */
+export async function spawnProcess(argv: string[], options: SpawnOptions): Promise<ProcessResult> {
+  const started = Date.now();
+  const max = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const feed = options.stdinFile !== undefined || options.stdinText !== undefined;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: options.cwd,
+      clearEnv: true,
+      env: options.env,
+      stdin: feed ? "piped" : "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    return failedStart(argv, started, error);
+  }
+  const pid = child.pid;
+  options.onSpawn?.(pid);
+  const out = new Capture(max, options.onStdoutLine);
+  const err = new Capture(max, options.onStderrLine);
+  const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
+  if (feed) void feedStdin(child.stdin, options).catch(() => {});
+
+  let timedOut = false;
+  let cancelled = false;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const stop = (why: "timeout" | "cancel") => {
+    if (why === "timeout") timedOut = true;
+    else cancelled = true;
+    killGroup(pid, "SIGTERM");
+    killTimer ??= setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? KILL_GRACE_MS);
+  };
+  const timer = options.timeoutMs ? setTimeout(() => stop("timeout"), options.timeoutMs) : undefined;
+  const onAbort = () => stop("cancel");
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const status = await child.status;
+  clearTimeout(timer);
+  clearTimeout(killTimer);
+  options.signal?.removeEventListener("abort", onAbort);
+  // Whatever the leader left behind in its group goes with it.
+  if (options.reapGroup !== false) killGroup(pid, "SIGKILL");
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([pumps, new Promise((resolve) => drainTimer = setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
+  clearTimeout(drainTimer);
+  return {
+    argv,
+    pid,
+    exitCode: status.signal ? null : status.code,
+    signal: status.signal ?? null,
+    timedOut,
+    cancelled,
+    stdout: out.text,
+    stderr: err.text,
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+    durationMs: Date.now() - started,
+  };
+}
+
+async function feedStdin(stdin: WritableStream<Uint8Array>, options: SpawnOptions): Promise<void> {
+  if (options.stdinFile !== undefined) {
+    const file = await Deno.open(options.stdinFile, { read: true });
+    await file.readable.pipeTo(stdin);
+    return;
+  }
+  const writer = stdin.getWriter();
+  await writer.write(new TextEncoder().encode(options.stdinText ?? ""));
+  await writer.close();
+}

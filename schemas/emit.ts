@@ -1,0 +1,10 @@
+/** `deno task schemas`: rewrite the JSON Schema files from the zod sources. */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { renderJsonSchemas } from "./json_schemas.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+for (const [name, text] of Object.entries(renderJsonSchemas())) {
+  await Deno.writeTextFile(join(here, name), text);
+  console.log(`wrote schemas/${name}`);
+}

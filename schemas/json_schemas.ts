@@ -1,0 +1,25 @@
+/** The JSON Schema files spot ships, generated from the zod schemas. */
+import { z } from "zod";
+import { Config } from "./config.ts";
+import { SpotEvent } from "./events.ts";
+import { ReviewResult } from "./review_result.ts";
+import { SelfReview } from "./self_review.ts";
+import { TaskContract } from "./task_contract.ts";
+
+const SOURCES: Record<string, z.ZodType> = {
+  "task-contract.schema.json": TaskContract,
+  "review-result.schema.json": ReviewResult,
+  "self-review.schema.json": SelfReview,
+  "config.schema.json": Config,
+  "event.schema.json": SpotEvent,
+};
+
+/** File name → JSON text, exactly as committed under schemas/. */
+export function renderJsonSchemas(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(SOURCES)) {
+    const json = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input", unrepresentable: "any" });
+    out[name] = JSON.stringify({ $id: `https://spot.invalid/schemas/${name}`, ...json }, null, 2) + "\n";
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { renderJsonSchemas } from "./json_schemas.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+Deno.test("the committed JSON Schema files match the zod schemas (run `deno task schemas` if not)", async () => {
+  for (const [name, text] of Object.entries(renderJsonSchemas())) {
+    const committed = await Deno.readTextFile(join(here, name)).catch(() => "(missing)");
+    assert.equal(committed, text, `schemas/${name} is stale`);
+  }
+});
+
+Deno.test("the task contract schema refuses unknown keys", () => {
+  const schema = JSON.parse(renderJsonSchemas()["task-contract.schema.json"]);
+  assert.equal(schema.additionalProperties, false);
+  assert.ok(schema.required.includes("goal"));
+});

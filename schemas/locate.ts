@@ -1,0 +1,88 @@
+/**
+ * Reads a JSON (or JSONC) file against a zod schema and reports every problem
+ * as `path: message` with the line:col of the offending value.
+ */
+import { findNodeAtLocation, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import type { z } from "zod";
+import type { Issue } from "../errors.ts";
+
+function lineCol(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === "\n") {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, col: offset - start + 1 };
+}
+
+function pathString(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(root)";
+}
+
+/** The deepest node that exists along `path`, so a missing key points at its parent object. */
+function nearestNode(root: Node, path: readonly PropertyKey[]): Node {
+  for (let n = path.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n) as (string | number)[]);
+    if (node) return node.parent?.type === "property" && n > 0 ? node.parent : node;
+  }
+  return root;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** Parses text (comments and trailing commas allowed when `jsonc`) and validates it. */
+export function parseWithSchema<S extends z.ZodType>(
+  text: string,
+  schema: S,
+  options: { jsonc?: boolean } = {},
+): Parsed<z.infer<S>> {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, {
+    allowTrailingComma: options.jsonc ?? false,
+    disallowComments: !options.jsonc,
+  });
+  if (errors.length > 0 || !root) {
+    const issues = errors.map((e) => ({
+      path: "(syntax)",
+      message: `invalid JSON: ${printParseErrorCode(e.error)}`,
+      ...lineCol(text, e.offset),
+    }));
+    return { ok: false, issues: issues.length ? issues : [{ path: "(root)", message: "empty document" }] };
+  }
+  const data = JSON.parse(JSON.stringify(nodeValue(root)));
+  const result = schema.safeParse(data);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.map((issue) => {
+    const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
+    const path = keys.length === 1 ? [...issue.path, keys[0]] : issue.path;
+    const node = nearestNode(root, path);
+    return { path: pathString(path), message: issue.message, ...lineCol(text, node.offset) };
+  });
+  return { ok: false, issues };
+}
+
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case "object":
+      return Object.fromEntries(
+        (node.children ?? []).map((p) => [p.children![0].value, nodeValue(p.children![1])]),
+      );
+    case "array":
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value;
+  }
+}
+
+/** `file:line:col path: message`, one per line, as the CLI prints them. */
+export function formatIssues(file: string, issues: Issue[]): string {
+  return issues.map((i) => `${file}:${i.line ?? 0}:${i.col ?? 0} ${i.path}: ${i.message}`).join("\n");
+}

@@ -1,0 +1,99 @@
+/** The persisted record of one run (`state.json`). */
+import { z } from "zod";
+import type { Usage } from "./events.ts";
+import type { SandboxLevel } from "../sandbox/policy.ts";
+
+export const Status = z.enum([
+  "prepared",
+  "running",
+  "verifying",
+  "selfReviewing",
+  "reviewing",
+  "revising",
+  "approved",
+  "committed",
+  "integrated",
+  "failed",
+  "blocked",
+]);
+export type Status = z.infer<typeof Status>;
+
+export const TERMINAL: ReadonlySet<Status> = new Set(["integrated", "failed", "blocked"]);
+
+export type Caller =
+  | "trae"
+  | "codex"
+  | "claude-code"
+  | "cursor"
+  | "pi-recursive"
+  | "workbuddy"
+  | "cli"
+  | "unknown";
+
+export interface Transition {
+  from: Status | null;
+  to: Status;
+  at: string;
+  reason: string;
+}
+
+export interface RunFailure {
+  code: string;
+  class?: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface SourceFingerprint {
+  head: string;
+  branch: string | null;
+  dirty: boolean;
+  digest: string;
+}
+
+export interface RunState {
+  schemaVersion: 1;
+  runId: string;
+  status: Status;
+  createdAt: string;
+  updatedAt: string;
+  caller: Caller;
+  sourceRoot: string;
+  sourceHead: string;
+  sourceBranch: string | null;
+  sourceFingerprint: SourceFingerprint;
+  sourceDirty: boolean;
+  worktreePath: string;
+  workerBranch: string;
+  baseRevision: string;
+  /** The commit the worker starts from: the base, or a snapshot of the dirty source on top of it. */
+  workerBaseRevision: string;
+  snapshotCommit: string | null;
+  worktreeReady: boolean;
+  profile: string;
+  adapter: string;
+  provider: string;
+  model: string;
+  sandbox: SandboxLevel;
+  identity: { name: string; email: string };
+  revisionRound: number;
+  fallbackUsed: boolean;
+  workerUsage: Usage;
+  workerCostUsd: number;
+  workerDurationMs: number;
+  workerAttempts: number;
+  transitions: Transition[];
+  failure: RunFailure | null;
+  interruption: { at: string; signal: string; phase: Status } | null;
+  lastVerificationPassed: boolean | null;
+  diffSha256: string | null;
+  diffBytes: number | null;
+  selfReviewSkipped: boolean | null;
+  selfReviewSkipReason: string | null;
+  implementationCommit: string | null;
+  integratedCommit: string | null;
+  blockedReason: string | null;
+  recovery: { at: string; from: Status; to: Status; reason: string; nextCommand: string | null } | null;
+  lastReportAt: string | null;
+  cleanedAt: string | null;
+}

@@ -1,0 +1,73 @@
+/**
+ * Step program: runs one worker CLI launch under the permissions spot gave
+ * this process, appends the raw stream to the run directory and forwards
+ * each line. Usage: worker_step.ts SPEC.json
+ */
+import { spawnProcess } from "../sandbox/spawn.ts";
+import { emit, watchParent } from "./emit.ts";
+import type { WorkerStepSpec } from "./protocol.ts";
+
+/** Enough stderr to explain a crash without flooding the run record. */
+const STDERR_TAIL_CHARS = 4_000;
+/** The watchdog looks this often; finer gains nothing for multi-second limits. */
+const IDLE_CHECK_MS = 250;
+
+const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as WorkerStepSpec;
+const env: Record<string, string> = {};
+for (const name of spec.envNames) {
+  const value = Deno.env.get(name);
+  if (value !== undefined) env[name] = value;
+}
+
+const raw = await Deno.open(spec.rawStreamFile, { create: true, append: true });
+const encoder = new TextEncoder();
+const controller = new AbortController();
+let lastActivity = Date.now();
+let idle = false;
+let orphaned = false;
+
+const touch = () => lastActivity = Date.now();
+const idleTimer = setInterval(() => {
+  if (Date.now() - lastActivity > spec.idleMs && !controller.signal.aborted) {
+    idle = true;
+    controller.abort();
+  }
+}, IDLE_CHECK_MS);
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+  Deno.addSignalListener(sig, () => controller.abort());
+}
+const stopWatching = watchParent(() => {
+  orphaned = true;
+  controller.abort();
+});
+
+const result = await spawnProcess(spec.argv, {
+  cwd: spec.cwd,
+  env,
+  stdinFile: spec.stdinFile,
+  timeoutMs: spec.timeoutMs,
+  signal: controller.signal,
+  onSpawn: (pid) => emit({ t: "started", pid }),
+  onStdoutLine: (line) => {
+    touch();
+    raw.writeSync(encoder.encode(line + "\n"));
+    if (!emit({ t: "line", line })) controller.abort();
+  },
+  onStderrLine: touch,
+});
+clearInterval(idleTimer);
+stopWatching();
+raw.close();
+
+emit({
+  t: "exit",
+  exitCode: result.exitCode,
+  signal: result.signal,
+  timedOut: result.timedOut,
+  idle,
+  cancelled: result.cancelled && !idle,
+  durationMs: result.durationMs,
+  spawnError: result.spawnError,
+  stderrTail: result.stderr.slice(-STDERR_TAIL_CHARS),
+});
+Deno.exit(orphaned ? 130 : 0);
