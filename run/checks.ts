@@ -7,7 +7,7 @@ import type { ResolvedContract } from "../schemas/task_contract.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "./context.ts";
-import { runStep } from "./step_runner.ts";
+import { killProgram, runStep } from "./step_runner.ts";
 
 /** Names every check inherits from spot's own environment (the seed's list). */
 const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
@@ -56,7 +56,13 @@ export async function runChecks(
       passEnv: PASS_ENV,
     };
   });
-  const spec: VerifyStepSpec = { cwd, commands, maxChars: ctx.config.limits.maxCapturedCharsPerStream };
+  const killBinary = killProgram(ctx);
+  const spec: VerifyStepSpec = {
+    cwd,
+    commands,
+    maxChars: ctx.config.limits.maxCapturedCharsPerStream,
+    killBinary,
+  };
   const env: Record<string, string> = {};
   for (const name of PASS_ENV) {
     const value = ctx.env(name);
@@ -70,7 +76,10 @@ export async function runChecks(
     policy: {
       read: [cwd, ctx.store.dir(runId)],
       write: [],
-      run: commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p)),
+      run: [
+        ...commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p)),
+        ...(killBinary ? [killBinary] : []),
+      ],
       env: PASS_ENV,
       net: [],
     },

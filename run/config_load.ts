@@ -26,5 +26,7 @@ export async function loadConfig(file: string): Promise<Config> {
       },
     );
   }
-  return parsed.value;
+  // The built-in replay worker is always there, whatever the user's file lists.
+  const replay = Config.parse({ profiles: { replay: DEFAULT_CONFIG.profiles!.replay } }).profiles.replay;
+  return { ...parsed.value, profiles: { replay, ...parsed.value.profiles } };
 }

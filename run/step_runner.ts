@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { denoRunArgv } from "../sandbox/deno_flags.ts";
 import type { SandboxLevel, StepPolicy } from "../sandbox/policy.ts";
 import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
+import { which } from "../sandbox/which.ts";
 import type { StepMessage } from "../steps/protocol.ts";
 import type { SpotContext } from "./context.ts";
 import { writeJsonAtomic } from "./files.ts";
@@ -27,6 +28,11 @@ export function denoDir(env: (name: string) => string | undefined): string {
   const home = env("HOME") ?? "/tmp";
   if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "deno");
   return join(env("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
+}
+
+/** The `kill` program steps use for group kills; looked up where coreutils/procps put it. */
+export function killProgram(ctx: SpotContext): string | undefined {
+  return which("kill", `${ctx.env("PATH") ?? ""}:/bin:/usr/bin`) ?? undefined;
 }
 
 export interface StepRun {

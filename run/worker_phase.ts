@@ -19,7 +19,7 @@ import type { StepMessage, WorkerStepSpec } from "../steps/protocol.ts";
 
 type ExitMessage = Extract<StepMessage, { t: "exit" }>;
 import type { SpotContext } from "./context.ts";
-import { runStep } from "./step_runner.ts";
+import { killProgram, runStep } from "./step_runner.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -126,6 +126,7 @@ async function attempt(
     timeoutMs: ctx.config.limits.workerTimeoutSeconds * 1000,
     idleMs: ctx.config.limits.workerIdleSeconds * 1000,
     rawStreamFile: join(runDir, "worker-stream.jsonl"),
+    killBinary: killProgram(ctx),
   };
   const parse = newParseState();
   const box: { exit: ExitMessage | null } = { exit: null };
@@ -137,7 +138,7 @@ async function attempt(
     policy: {
       read: [state.worktreePath, runDir],
       write: [state.worktreePath, runDir],
-      run: [binary],
+      run: [binary, ...(spec.killBinary ? [spec.killBinary] : [])],
       env: spec.envNames,
       net: [],
     },

@@ -29,6 +29,8 @@ export interface SpawnOptions {
   onSpawn?: (pid: number) => void;
   /** Time between SIGTERM and SIGKILL when stopping the group. */
   killGraceMs?: number;
+  /** The `kill` program for group kills where Deno.kill is not permitted (inside steps). */
+  killBinary?: string;
   /** Kill the whole process group when the leader exits (default true). */
   reapGroup?: boolean;
 }
@@ -49,23 +51,44 @@ export interface ProcessResult {
   spawnError?: string;
 }
 
-/** Sends a signal to a whole process group; a group already gone is fine. */
-export function killGroup(pid: number, signal: Deno.Signal): boolean {
+/**
+ * Sends a signal to a whole process group; a group already gone is fine.
+ * `Deno.kill` needs unscoped --allow-run, which steps never get, so a step
+ * passes the resolved `kill` program (allowed by name) to fall back on.
+ */
+export function killGroup(pid: number, signal: Deno.Signal, killBinary?: string): boolean {
   try {
     Deno.kill(-pid, signal);
     return true;
+  } catch (error) {
+    if (!killBinary || !(error instanceof Deno.errors.NotCapable)) return false;
+  }
+  try {
+    return new Deno.Command(killBinary, {
+      args: ["-s", signal.replace(/^SIG/, ""), "--", `-${pid}`],
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).outputSync().success;
   } catch {
     return false;
   }
 }
 
-/** True when a process with this pid exists (signal 0 probe). */
+/** True when a process with this pid exists and is not a zombie waiting to be reaped. */
 export function processAlive(pid: number): boolean {
   try {
     Deno.kill(pid, "SIGCONT");
-    return true;
   } catch {
     return false;
+  }
+  try {
+    // "pid (comm) S ..." — comm may hold spaces and parentheses, so read the state after the last ")".
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 
@@ -155,8 +178,11 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   const stop = (why: "timeout" | "cancel") => {
     if (why === "timeout") timedOut = true;
     else cancelled = true;
-    killGroup(pid, "SIGTERM");
-    killTimer ??= setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? KILL_GRACE_MS);
+    killGroup(pid, "SIGTERM", options.killBinary);
+    killTimer ??= setTimeout(
+      () => killGroup(pid, "SIGKILL", options.killBinary),
+      options.killGraceMs ?? KILL_GRACE_MS,
+    );
   };
   const timer = options.timeoutMs ? setTimeout(() => stop("timeout"), options.timeoutMs) : undefined;
   const onAbort = () => stop("cancel");
@@ -168,7 +194,7 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   clearTimeout(killTimer);
   options.signal?.removeEventListener("abort", onAbort);
   // Whatever the leader left behind in its group goes with it.
-  if (options.reapGroup !== false) killGroup(pid, "SIGKILL");
+  if (options.reapGroup !== false) killGroup(pid, "SIGKILL", options.killBinary);
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([pumps, new Promise((resolve) => drainTimer = setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
   clearTimeout(drainTimer);

@@ -14,6 +14,8 @@ export interface WorkerStepSpec {
   idleMs: number;
   /** The worker's raw stdout, appended line by line by the step itself. */
   rawStreamFile: string;
+  /** Resolved `kill` program, allowed by --allow-run, for process-group kills. */
+  killBinary?: string;
 }
 
 export interface VerifyCommandSpec {
@@ -27,6 +29,8 @@ export interface VerifyCommandSpec {
 
 export interface VerifyStepSpec {
   cwd: string;
+  /** Resolved `kill` program, allowed by --allow-run, for process-group kills. */
+  killBinary?: string;
   commands: VerifyCommandSpec[];
   maxChars: number;
 }

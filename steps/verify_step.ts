@@ -27,6 +27,7 @@ for (const [index, command] of spec.commands.entries()) {
     env,
     timeoutMs: command.timeoutSeconds * 1000,
     signal: controller.signal,
+    killBinary: spec.killBinary,
     maxOutputChars: spec.maxChars,
   });
   const sent = emit({

@@ -47,6 +47,7 @@ const result = await spawnProcess(spec.argv, {
   stdinFile: spec.stdinFile,
   timeoutMs: spec.timeoutMs,
   signal: controller.signal,
+  killBinary: spec.killBinary,
   onSpawn: (pid) => emit({ t: "started", pid }),
   onStdoutLine: (line) => {
     touch();

@@ -1,0 +1,161 @@
+/** Worker turns through the loop: the pi adapter on a fake pi, failures, retries, and what a worker can see. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readJsonLines } from "../run/files.ts";
+import { processAlive } from "../sandbox/spawn.ts";
+import { demoScenario } from "./scenario.ts";
+import { ROOT, spot, spotEnv } from "./helpers.ts";
+
+async function fakePi(dir: string, stream: string): Promise<string> {
+  const path = join(dir, `fake-pi-${stream.replace(/\W/g, "")}`);
+  const target = join(ROOT, "tests", "fixtures", "fake-pi");
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nFAKE_PI_STREAM='${join(ROOT, "tests", "fixtures", "pi", stream)}' exec '${target}' "$@"\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+async function state(stateDir: string, id: string) {
+  return JSON.parse(await Deno.readTextFile(join(stateDir, "runs", id, "state.json")));
+}
+
+Deno.test("a pi turn that exits 0 with a 401 in its stream blocks the run as auth", async () => {
+  const base = await spotEnv();
+  const env = await spotEnv({
+    profiles: {
+      "fake-pi": {
+        adapter: "pi",
+        provider: "fake",
+        model: "fake-model",
+        apiKeyEnv: "FAKE_API_KEY",
+        binary: await fakePi(base.dir, "auth-401.jsonl"),
+      },
+    },
+  });
+  env.env.FAKE_API_KEY = "sk-test-not-a-real-key";
+  const sc = await demoScenario(env.dir);
+  const id = String(
+    (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "fake-pi")).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 4, run.stderr);
+  assert.equal((run.json.error as { code: string }).code, "WORKER_BLOCKED");
+  const s = await state(env.stateDir, id);
+  assert.equal(s.status, "blocked");
+  assert.equal(s.failure.code, "auth");
+  const steps = await readJsonLines<{ argv: string[] }>(join(env.stateDir, "runs", id, "steps.jsonl"));
+  assert.equal(steps.length, 1, "auth is not retried");
+  assert.ok(!steps[0].argv.join(" ").includes("sk-test"), "the key never appears on argv");
+  await Deno.remove(env.dir, { recursive: true });
+  await Deno.remove(base.dir, { recursive: true });
+});
+
+Deno.test("a pi turn with a clean stream reaches verifying and sums its usage", async () => {
+  const base = await spotEnv();
+  const env = await spotEnv({
+    profiles: {
+      "fake-pi": {
+        adapter: "pi",
+        provider: "fake",
+        model: "fake-model",
+        binary: await fakePi(base.dir, "success.jsonl"),
+      },
+    },
+  });
+  const sc = await demoScenario(env.dir);
+  const id = String(
+    (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "fake-pi")).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 0, run.stderr);
+  const s = await state(env.stateDir, id);
+  assert.equal(s.status, "verifying");
+  assert.ok(s.workerUsage.input + s.workerUsage.output > 0, JSON.stringify(s.workerUsage));
+  await Deno.remove(env.dir, { recursive: true });
+  await Deno.remove(base.dir, { recursive: true });
+});
+
+Deno.test("a missing credential blocks the run before any worker starts", async () => {
+  const env = await spotEnv({
+    profiles: {
+      needs: {
+        adapter: "pi",
+        provider: "fake",
+        model: "m",
+        apiKeyEnv: "SPOT_TEST_UNSET_KEY",
+        binary: "/bin/true",
+      },
+    },
+  });
+  const sc = await demoScenario(env.dir);
+  const id = String(
+    (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "needs")).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 4);
+  assert.match((run.json.error as { message: string }).message, /SPOT_TEST_UNSET_KEY is not set/);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("a rate-limited turn is retried once, then the run fails with the classified code", async () => {
+  const env = await spotEnv();
+  const sc = await demoScenario(env.dir, [{
+    op: "fail",
+    message: "429 Rate limit reached for requests (rate_limit_exceeded)",
+  }]);
+  const id = String(
+    (await spot(
+      env,
+      sc.repo,
+      "prepare",
+      "--task",
+      sc.taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      sc.episodeFile,
+    )).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 3, run.stderr);
+  const s = await state(env.stateDir, id);
+  assert.equal(s.status, "failed");
+  assert.equal(s.failure.code, "rate_limit");
+  assert.equal(s.workerAttempts, 2);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("the worker sees a clean environment and anything it leaves running is ended", async () => {
+  const env = await spotEnv();
+  env.env.SPOT_TEST_PARENT_SECRET = "parent-only-value";
+  const sc = await demoScenario(env.dir, [
+    { op: "exec", argv: ["sh", "-c", "env > seen-env.txt"] },
+    { op: "exec", argv: ["sh", "-c", "sleep 300 > /dev/null 2>&1 & echo $! > bg.pid"] },
+    { op: "say", text: "done" },
+  ]);
+  const id = String(
+    (await spot(
+      env,
+      sc.repo,
+      "prepare",
+      "--task",
+      sc.taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      sc.episodeFile,
+    )).json.runId,
+  );
+  assert.equal((await spot(env, sc.repo, "run", "--id", id)).code, 0);
+  const worktree = (await state(env.stateDir, id)).worktreePath;
+  const seen = await Deno.readTextFile(join(worktree, "seen-env.txt"));
+  assert.ok(!seen.includes("parent-only-value"), "a parent env var leaked into the worker");
+  assert.ok(!seen.includes("PI_WORKER_STATE_DIR"), "spot's own settings leaked into the worker");
+  assert.match(seen, /^HOME=.*\/homes\/run-/m);
+  const bg = Number((await Deno.readTextFile(join(worktree, "bg.pid"))).trim());
+  assert.ok(bg > 0);
+  assert.equal(processAlive(bg), false, `background process ${bg} outlived the worker`);
+  await Deno.remove(env.dir, { recursive: true });
+});
