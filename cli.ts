@@ -1,4 +1,4 @@
-#!/usr/bin/env -S deno run --allow-all
+#!/usr/bin/env -S deno run --allow-read --allow-write --allow-run --allow-env --allow-net=127.0.0.1,localhost
 /**
  * `spot` (alias `pi-worker`): delegate a bounded coding task to a cheap worker
  * CLI and get back work you can trust. Every command prints one JSON object on

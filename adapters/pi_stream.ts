@@ -134,6 +134,7 @@ export function parsePiLine(line: string, state: ParseState): WorkerEvent[] {
         message: str(event.errorMessage) ?? "",
       }];
     case "agent_end":
+      state.finished = true;
       return agentEnd(event, state);
     default:
       // message_update repeats the partial message; message_end carries it whole.
@@ -162,5 +163,13 @@ export function finishPi(exit: WorkerExit, state: ParseState): WorkerOutcome {
     return failed({ code: "zero_output", class: "permanent", message: `Worker produced no events${tail}` });
   }
   if (crashed) return failed({ code: "cli_crash", class: "transient", message: `Worker ${how}${tail}` });
+  // pi always closes a turn with agent_end; a stream that just stops was cut short, whatever the exit code.
+  if (!state.finished) {
+    return failed({
+      code: "cli_crash",
+      class: "transient",
+      message: `Worker ${how} without finishing its turn${tail}`,
+    });
+  }
   return { ok: true, text: state.lastText, ...spent };
 }

@@ -103,8 +103,10 @@ Deno.test("replayAdapter classifies a scripted failure and a scripted crash", as
   deepStrictEqual([quota.failure?.code, quota.failure?.class], ["quota", "permanent"]);
   const crash = await replay(`{"op":"say","text":"hm"}\n{"op":"exit","code":9}`, "run", "");
   deepStrictEqual([crash.failure?.code, crash.failure?.message], ["cli_crash", "Worker exited with code 9"]);
+  // exit 0 without pi's closing agent_end is a turn cut short, not a success.
   const silent = await replay(`{"op":"exit","code":0}`, "run", "");
-  equal(silent.ok, true);
+  deepStrictEqual([silent.ok, silent.failure?.code], [false, "cli_crash"]);
+  ok(silent.failure?.message.includes("without finishing its turn"));
   const bad = await replay(`{"op":"nope"}`, "run", "");
   equal(bad.failure?.code, "cli_crash");
   ok(bad.failure?.message.includes(`Unknown op "nope"`));

@@ -98,6 +98,8 @@ export interface ParseState {
   lastError?: string;
   badLines: number;
   events: number;
+  /** The stream's own end-of-run record (pi's agent_end, a CLI's result line) was seen. */
+  finished?: boolean;
 }
 
 export interface WorkerAdapter {

@@ -8,7 +8,15 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnProcess } from "../sandbox/spawn.ts";
-import { approveRun, cleanupRun, createContext, integrateRun, prepare, runWorker, verifyRun } from "../mod.ts";
+import {
+  approveRun,
+  cleanupRun,
+  createContext,
+  integrateRun,
+  prepare,
+  runWorker,
+  verifyRun,
+} from "../mod.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
 
 const FILES = 2_000;
@@ -19,7 +27,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 const dir = await Deno.makeTempDir({ prefix: "spot-bench-" });
 const files: Record<string, string> = {};
-for (let i = 0; i < FILES; i++) files[`src/m${Math.floor(i / 100)}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+for (let i = 0; i < FILES; i++) {
+  files[`src/m${Math.floor(i / 100)}/f${i}.ts`] = `export const v${i} = ${i};\n`;
+}
 const repo = await makeRepo(files, dir);
 const episode = join(dir, "instant.jsonl");
 await writeEpisode(episode, [{ op: "write", path: "src/answer.ts", content: "export const answer = 42;\n" }]);
@@ -49,7 +59,14 @@ async function loopOnce(): Promise<number> {
   const { diffSha256, passed } = await verifyRun(ctx, runId);
   if (!passed) throw new Error("bench loop: verification did not pass");
   const review = join(dir, `review-${runId}.json`);
-  await writeJson(review, { schemaVersion: 1, verdict: "approve", diffSha256, findings: [], verificationGaps: [], summary: "bench" });
+  await writeJson(review, {
+    schemaVersion: 1,
+    verdict: "approve",
+    diffSha256,
+    findings: [],
+    verificationGaps: [],
+    summary: "bench",
+  });
   await approveRun(ctx, runId, review, "bench");
   await integrateRun(ctx, runId);
   await Deno.writeTextFile(join(ctx.store.dir(runId), "report.md"), "bench\n");
@@ -60,7 +77,9 @@ async function loopOnce(): Promise<number> {
 
 async function floorOnce(i: number): Promise<number> {
   const started = performance.now();
-  const r = await spawnProcess([join(here, "git_floor.sh"), repo, join(dir, `floor-wt-${i}`), `floor-${i}`], { env });
+  const r = await spawnProcess([join(here, "git_floor.sh"), repo, join(dir, `floor-wt-${i}`), `floor-${i}`], {
+    env,
+  });
   if (r.exitCode !== 0) throw new Error(`git floor failed: ${r.stderr}`);
   const elapsed = performance.now() - started;
   await sh(repo, "git", "reset", "-q", "--hard", "HEAD^");

@@ -2,6 +2,9 @@
 import { BLOCKING_PRIORITIES } from "../schemas/review_result.ts";
 import type { SelfReview } from "../schemas/self_review.ts";
 
+/** 25 × 0.28 is 7.000000000000001 in floating point; an exact product must not round up. */
+const FLOAT_SLACK = 1e-9;
+
 export interface SelfReviewSignals {
   diffSha256Mismatch: boolean;
   spotCheckRequired: number;
@@ -20,7 +23,7 @@ export function selfReviewSignals(
   const diffSha256Mismatch = report.diffSha256 !== expectedSha;
   const spotCheckRequired = Math.max(
     options.spotCheckCount,
-    Math.ceil(met * options.spotCheckRatio),
+    Math.ceil(met * options.spotCheckRatio - FLOAT_SLACK),
     uncertain,
   );
   const fallbackRecommended = diffSha256Mismatch || unmet > 0 || uncertain > 0 ||

@@ -18,10 +18,11 @@ const ALIASES: Record<string, Caller> = {
 };
 
 export function detectCaller(env: EnvReader): Caller {
-  const named = (env("PARENT_AGENT") ?? env("PI_WORKER_CALLER"))?.trim().toLowerCase();
+  // An empty variable counts as unset, as it does in a shell.
+  const named = (env("PARENT_AGENT")?.trim() || env("PI_WORKER_CALLER")?.trim())?.toLowerCase();
   if (named) {
     if (KNOWN.has(named)) return named as Caller;
-    return ALIASES[named] ?? "unknown";
+    return Object.hasOwn(ALIASES, named) ? ALIASES[named] : "unknown";
   }
   if (env("WORKBUDDY") || env("WORKBUDDY_AGENT")) return "workbuddy";
   return "cli";

@@ -12,17 +12,43 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
   const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
   try {
-    await file.write(encoder.encode(text));
-    await file.sync();
+    try {
+      await file.write(encoder.encode(text));
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, path);
+  } catch (error) {
+    await Deno.remove(tmp).catch(() => {});
+    throw error;
+  }
+}
+
+/** True when the file is non-empty and its last byte is not a newline (a line torn by a crash). */
+async function endsTorn(path: string): Promise<boolean> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return false;
+  }
+  try {
+    const size = (await file.stat()).size;
+    if (size === 0) return false;
+    await file.seek(size - 1, Deno.SeekMode.Start);
+    const last = new Uint8Array(1);
+    await file.read(last);
+    return last[0] !== 0x0a;
   } finally {
     file.close();
   }
-  await Deno.rename(tmp, path);
 }
 
 /** Appends one JSON line; a single write keeps concurrent appenders from interleaving. */
 export async function appendJsonLine(path: string, value: unknown): Promise<void> {
-  await Deno.writeFile(path, encoder.encode(JSON.stringify(value) + "\n"), {
+  const prefix = (await endsTorn(path)) ? "\n" : "";
+  await Deno.writeFile(path, encoder.encode(prefix + JSON.stringify(value) + "\n"), {
     append: true,
     create: true,
     mode: 0o600,

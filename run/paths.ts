@@ -22,7 +22,9 @@ function home(env: EnvReader): string {
 }
 
 /** Resolves the seed's layout (kept under the historical pi-worker name). */
-export function resolvePaths(env: EnvReader): SpotPaths {
+export function resolvePaths(read: EnvReader): SpotPaths {
+  // XDG says an empty variable is the same as an unset one.
+  const env: EnvReader = (name) => read(name) || undefined;
   const configFile = env("PI_WORKER_CONFIG") ??
     join(env("XDG_CONFIG_HOME") ?? join(home(env), ".config"), "pi-worker", "config.json");
   const stateRoot = env("PI_WORKER_STATE_DIR") ??

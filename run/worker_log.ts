@@ -39,7 +39,7 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} [${event.phase}] error: ${clip(event.message, 300)}`;
     case "worker_result":
       return `${t} [${event.phase}] finished ${event.ok ? "ok" : "with an error"}${
-        event.stopReason ? ` (${event.stopReason})` : ""
+        event.stopReason ? ` (${clip(event.stopReason, 40)})` : ""
       }`;
     case "transition":
       return `${t} status ${event.from ?? "-"} -> ${event.to}: ${clip(event.reason, 200)}`;

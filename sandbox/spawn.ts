@@ -150,8 +150,11 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   const started = Date.now();
   const max = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   const feed = options.stdinFile !== undefined || options.stdinText !== undefined;
+  let stdinSource: Deno.FsFile | undefined;
   let child: Deno.ChildProcess;
   try {
+    // Open the input before starting the child, so a missing file cannot leave it waiting on stdin.
+    if (options.stdinFile !== undefined) stdinSource = await Deno.open(options.stdinFile, { read: true });
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       cwd: options.cwd,
@@ -163,6 +166,7 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
       detached: true,
     }).spawn();
   } catch (error) {
+    stdinSource?.close();
     return failedStart(argv, started, error);
   }
   const pid = child.pid;
@@ -170,7 +174,7 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   const out = new Capture(max, options.onStdoutLine);
   const err = new Capture(max, options.onStderrLine);
   const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
-  if (feed) void feedStdin(child.stdin, options).catch(() => {});
+  if (feed) void feedStdin(child.stdin, stdinSource, options.stdinText).catch(() => {});
 
   let timedOut = false;
   let cancelled = false;
@@ -213,13 +217,16 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   };
 }
 
-async function feedStdin(stdin: WritableStream<Uint8Array>, options: SpawnOptions): Promise<void> {
-  if (options.stdinFile !== undefined) {
-    const file = await Deno.open(options.stdinFile, { read: true });
+async function feedStdin(
+  stdin: WritableStream<Uint8Array>,
+  file: Deno.FsFile | undefined,
+  text?: string,
+): Promise<void> {
+  if (file) {
     await file.readable.pipeTo(stdin);
     return;
   }
   const writer = stdin.getWriter();
-  await writer.write(new TextEncoder().encode(options.stdinText ?? ""));
+  await writer.write(new TextEncoder().encode(text ?? ""));
   await writer.close();
 }

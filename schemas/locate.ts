@@ -57,6 +57,13 @@ export function parseWithSchema<S extends z.ZodType>(
     }));
     return { ok: false, issues: issues.length ? issues : [{ path: "(root)", message: "empty document" }] };
   }
+  const duplicates = duplicateKeys(root, []).map(({ path, node }) => ({
+    path: pathString(path),
+    message: `duplicate key: "${String(path[path.length - 1])}" appears more than once`,
+    ...lineCol(text, node.offset),
+  }));
+  // A repeated key is ambiguous (which allowedPaths did the author mean?), so it is refused, not merged.
+  if (duplicates.length > 0) return { ok: false, issues: duplicates };
   const data = JSON.parse(JSON.stringify(nodeValue(root)));
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, value: result.data };
@@ -67,6 +74,22 @@ export function parseWithSchema<S extends z.ZodType>(
     return { path: pathString(path), message: issue.message, ...lineCol(text, node.offset) };
   });
   return { ok: false, issues };
+}
+
+function duplicateKeys(node: Node, path: (string | number)[]): { path: (string | number)[]; node: Node }[] {
+  const out: { path: (string | number)[]; node: Node }[] = [];
+  if (node.type === "object") {
+    const seen = new Set<string>();
+    for (const property of node.children ?? []) {
+      const key = String(property.children![0].value);
+      if (seen.has(key)) out.push({ path: [...path, key], node: property });
+      seen.add(key);
+      out.push(...duplicateKeys(property.children![1], [...path, key]));
+    }
+  } else if (node.type === "array") {
+    (node.children ?? []).forEach((child, i) => out.push(...duplicateKeys(child, [...path, i])));
+  }
+  return out;
 }
 
 function nodeValue(node: Node): unknown {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { readJsonLines } from "../run/files.ts";
 import { processAlive, spawnProcess } from "../sandbox/spawn.ts";
 import { demoScenario, FIXED_ADD } from "./scenario.ts";
-import { CLI, ROOT, spot, spotEnv, writeJson } from "./helpers.ts";
+import { CLI, CLI_FLAGS, ROOT, spot, spotEnv, writeJson } from "./helpers.ts";
 
 /** How long the episode naps after its write: far longer than the test waits before killing. */
 const NAP_MS = 60_000;
@@ -44,7 +44,7 @@ Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes
     [
       Deno.execPath(),
       "run",
-      "--allow-all",
+      ...CLI_FLAGS,
       "--no-prompt",
       "--config",
       join(ROOT, "deno.json"),
@@ -69,14 +69,15 @@ Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes
 
   const stuck = JSON.parse(await Deno.readTextFile(join(runDir, "state.json")));
   assert.equal(stuck.status, "running");
+  // The orphaned step notices its parent is gone and ends the worker it started, without help.
+  for (const p of [active.pid, active.childPid]) {
+    await waitFor(`process ${p} to be gone`, () => Promise.resolve(!processAlive(p)), 10_000);
+  }
   // The lock died with its holder: recover gets in at once.
   const recover = await spot(env, sc.repo, "recover", "--id", id);
   assert.equal(recover.code, 0, recover.stderr);
   assert.equal(recover.json.status, "verifying");
   assert.equal(recover.json.nextCommand, `spot verify --id ${id}`);
-  for (const p of [active.pid, active.childPid]) {
-    await waitFor(`process ${p} to be gone`, () => Promise.resolve(!processAlive(p)), 10_000);
-  }
 
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   assert.equal(verify.json.passed, true, verify.stderr);
@@ -136,7 +137,7 @@ Deno.test("recover sends an untouched worktree back to run, and a second spot ru
     [
       Deno.execPath(),
       "run",
-      "--allow-all",
+      ...CLI_FLAGS,
       "--no-prompt",
       "--config",
       join(ROOT, "deno.json"),
