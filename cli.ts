@@ -168,6 +168,12 @@ program.command("list").description("List runs")
   .option("--running", "only active runs")
   .action((o) => verb("list", o, (ctx) => listRuns(ctx, o)));
 
+// @commands:usage (parent-meter; report options)
+// @commands:serve (serve, dashboard, monitor)
+// @commands:config (config, detect, picker flags)
+// @commands:gates (diff)
+// @commands:sandbox (sandbox flags)
+
 async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv, { from: "user" });
