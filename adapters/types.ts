@@ -102,10 +102,26 @@ export interface ParseState {
   finished?: boolean;
 }
 
+/** How `spot detect` learns about an installed CLI; all optional, all pure data. */
+export interface DetectInfo {
+  /** Arguments that print the version (e.g. ["--version"]). */
+  versionArgs?: string[];
+  /** Picks the version out of that output. */
+  parseVersion?(stdout: string): string | null;
+  /** Arguments that list models, for CLIs that can. */
+  modelListArgs?: string[];
+  parseModelList?(stdout: string): string[];
+  /** Places to look besides PATH, relative to HOME (e.g. ".opencode/bin"). */
+  candidateDirs?: string[];
+  /** Oldest version spot is known to work with. */
+  minimumVersion?: string;
+}
+
 export interface WorkerAdapter {
   readonly name: string;
   /** Binary name looked up on PATH unless the profile or env names one. */
   readonly defaultBinary: string;
+  readonly detect?: DetectInfo;
   plan(spec: LaunchSpec): LaunchPlan;
   parseLine(line: string, state: ParseState): WorkerEvent[];
   finish(exit: WorkerExit, state: ParseState): WorkerOutcome;
