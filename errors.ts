@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   RUN_NOT_FOUND: EXIT.usage,
   RUN_EXISTS: EXIT.usage,
   PROFILE_NOT_FOUND: EXIT.usage,
+  NO_ROUTABLE_PROFILE: EXIT.usage,
   BASE_REVISION_MISMATCH: EXIT.usage,
   NOT_A_REPOSITORY: EXIT.usage,
   RUN_LOCKED: EXIT.busy,
@@ -36,6 +37,9 @@ export const ERROR_CODES = {
   CLEANUP_REFUSED: EXIT.refused,
   HIGH_RISK_BLOCKED: EXIT.blocked,
   SECURITY_BLOCKED: EXIT.blocked,
+  LOCKED_PATH_CHANGED: EXIT.blocked,
+  VERIFICATION_SCRIPT_CHANGED: EXIT.blocked,
+  ESCAPED_WORKTREE: EXIT.blocked,
   SOURCE_CHANGED: EXIT.blocked,
   VERIFICATION_OUTPUT_TRUNCATED: EXIT.blocked,
   INTEGRATION_BLOCKED: EXIT.blocked,
@@ -47,7 +51,10 @@ export const ERROR_CODES = {
   GIT_FAILED: EXIT.internal,
   STEP_FAILED: EXIT.internal,
   DOCTOR_FAILED: EXIT.failed,
+  PARENT_METER_FAILED: EXIT.usage,
+  USAGE_SNAPSHOT_INVALID: EXIT.usage,
   INTERNAL: EXIT.internal,
+  CANCELLED: 130,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -39,6 +39,17 @@ export async function sourceFingerprint(root: string): Promise<SourceFingerprint
   return { head, branch, dirty: status.stdout.length > 0, digest };
 }
 
+/** A digest of the checkout's uncommitted state only (status, tracked diff, untracked files), HEAD aside. */
+export async function contentDigest(root: string): Promise<string> {
+  const [status, diff, untracked] = await Promise.all([
+    git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], { cwd: root }),
+    git(["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"], { cwd: root }),
+    untrackedFiles(root),
+  ]);
+  const files = await Promise.all(untracked.map((p) => describeFile(root, p)));
+  return await sha256Hex([status.stdout, diff.stdout, ...files].join("\n\0\n"));
+}
+
 /** What differs between two fingerprints, in words. */
 export function describeChange(before: SourceFingerprint, after: SourceFingerprint): string[] {
   const changes: string[] = [];

@@ -4,6 +4,7 @@ import { SpotError } from "../errors.ts";
 import { addUsage, type Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "./context.ts";
+import { escapeChanges } from "./escape_check.ts";
 import type { PhaseResult } from "./worker_phase.ts";
 
 export function withUsage(state: RunState, result: PhaseResult): RunState {
@@ -51,4 +52,18 @@ export async function failTurn(
       details: { runId: state.runId, failure },
     },
   );
+}
+
+/** Blocks the run if the worker's turn reached outside its worktree. */
+export async function guardEscape(ctx: SpotContext, state: RunState, phase: Phase): Promise<void> {
+  const changes = await escapeChanges(ctx, state);
+  if (changes.length === 0) return;
+  const message = `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`;
+  await ctx.store.move(state, "blocked", "ESCAPED_WORKTREE", {
+    failure: { code: "ESCAPED_WORKTREE", message, details: { changes } },
+    blockedReason: "ESCAPED_WORKTREE",
+  });
+  throw new SpotError("ESCAPED_WORKTREE", `Run "${state.runId}" is blocked: ${message}`, {
+    details: { runId: state.runId, changes },
+  });
 }

@@ -74,6 +74,11 @@ export async function approveRun(
         `Run "${runId}" is blocked: the source checkout changed since prepare; the work stays on ${state.workerBranch}`,
       );
     }
+    if (fresh.locks.length > 0) {
+      throw new SpotError("LOCKED_PATH_CHANGED", `Cannot approve run "${runId}": ${fresh.locks[0].message}`, {
+        details: { locks: fresh.locks },
+      });
+    }
     if (review.diffSha256 !== verification.diffSha256 || fresh.delta.diffSha256 !== verification.diffSha256) {
       throw new SpotError(
         "DIFF_CHANGED",

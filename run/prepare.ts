@@ -18,6 +18,8 @@ import { readContract } from "./contract_load.ts";
 import { writeJsonAtomic } from "./files.ts";
 import { lockBlocking, tryLockRun, withLock } from "./lock.ts";
 import { selectProfile } from "./select_profile.ts";
+import { recordLocks } from "./lock_snapshot.ts";
+import { recordEscapeBaseline } from "./escape_check.ts";
 
 export interface PrepareOptions {
   taskFile: string;
@@ -180,7 +182,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       profile: choice.name,
       usageStart: options.usageStart ?? null,
     });
-    return await buildWorktree(ctx, state);
+    return await buildWorktree(ctx, state, task);
   } finally {
     lock.release();
   }
@@ -206,10 +208,13 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
   return await ctx.store.save({ ...next, worktreeReady: true, updatedAt: ctx.now() });
 }
 
-async function buildWorktree(ctx: SpotContext, state: RunState): Promise<PrepareResult> {
+async function buildWorktree(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<PrepareResult> {
   let next = state;
   try {
     next = await materializeWorktree(ctx, state);
+    // Baselines for the lock and escape gates, taken before any worker runs.
+    await recordLocks(ctx, task, next.sourceRoot, next.workerBaseRevision);
+    await recordEscapeBaseline(ctx, next);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await ctx.store.move(next, "failed", "prepare failed", { failure: { code: "PREPARE_FAILED", message } });

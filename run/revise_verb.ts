@@ -3,7 +3,7 @@ import { SpotError } from "../errors.ts";
 import type { ChecksResult } from "./checks.ts";
 import { summarizeChecks } from "./checks.ts";
 import type { SpotContext } from "./context.ts";
-import { failTurn, withUsage } from "./apply_outcome.ts";
+import { failTurn, guardEscape, withUsage } from "./apply_outcome.ts";
 import { revisionPrompt } from "./prompt.ts";
 import { readReview } from "./review_load.ts";
 import { requireStatus } from "./state_table.ts";
@@ -62,6 +62,7 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       revisionPrompt(task, review, verification ? summarizeChecks(verification) : "unknown"),
     );
     state = withUsage(state, result);
+    await guardEscape(ctx, state, "revise");
     if (!result.outcome.ok) {
       const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(runId));
       if (delta.diffSha256 === state.diffSha256 || result.outcome.failure?.code === "cancelled") {

@@ -1,7 +1,7 @@
 /** `run`: the worker's implementation turn, from prepared to verifying. */
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "./context.ts";
-import { failTurn, withUsage } from "./apply_outcome.ts";
+import { failTurn, guardEscape, withUsage } from "./apply_outcome.ts";
 import { implementationPrompt } from "./prompt.ts";
 import { requireStatus } from "./state_table.ts";
 import { loadTask } from "./task_file.ts";
@@ -31,6 +31,7 @@ export async function runWorker(ctx: SpotContext, runId: string): Promise<RunRes
     state = await ctx.store.move(state, "running", `worker ${state.profile} started`);
     const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task));
     state = withUsage(state, result);
+    await guardEscape(ctx, state, "run");
     if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);
     state = await ctx.store.move(state, "verifying", "worker finished");
     return {

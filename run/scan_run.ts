@@ -6,10 +6,14 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import { type ChangedFile, parseDiff } from "../verify/parse_diff.ts";
 import { scanDelta, type ScanResult } from "../verify/scope_scan.ts";
+import type { LockIssue } from "../verify/locked.ts";
 import type { SpotContext } from "./context.ts";
+import { checkLocks } from "./lock_snapshot.ts";
 
 export interface RunScan {
   delta: Delta;
+  /** Changes to locked paths, frozen manifest keys or the verification harness. */
+  locks: LockIssue[];
   files: ChangedFile[];
   scan: ScanResult & { diffSha256: string };
   sourceUnchanged: boolean;
@@ -31,7 +35,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
   const limits = ctx.config.limits;
   const scan = scanDelta(files, delta.diffBytes, {
     allowedPaths: task.allowedPaths,
-    forbiddenPaths: [...task.forbiddenPaths, ...task.lockedPaths],
+    forbiddenPaths: task.forbiddenPaths,
     alwaysForbiddenPaths: ctx.config.alwaysForbiddenPaths,
     maxChangedFiles: limits.maxChangedFiles,
     maxDeletedLineRatio: limits.maxDeletedLineRatio,
@@ -49,5 +53,6 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     });
     scan.passed = false;
   }
-  return { delta, files, scan: { ...scan, diffSha256: delta.diffSha256 }, sourceUnchanged };
+  const locks = await checkLocks(ctx, state.runId, state.sourceRoot, delta.tree);
+  return { delta, locks, files, scan: { ...scan, diffSha256: delta.diffSha256 }, sourceUnchanged };
 }

@@ -5,6 +5,8 @@
 import { SpotError } from "../errors.ts";
 import { type ChecksResult, runChecks } from "./checks.ts";
 import type { SpotContext } from "./context.ts";
+import { findNestedGit } from "../verify/nested_git.ts";
+import { withPristineTree } from "./pristine.ts";
 import { scanRun } from "./scan_run.ts";
 import { requireStatus } from "./state_table.ts";
 import { loadTask } from "./task_file.ts";
@@ -25,16 +27,50 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     requireStatus(state, ["verifying"], "verify");
     const task = await loadTask(ctx.store, runId);
     ctx.progress?.(`verify ${runId}: scanning the diff`);
-    const { scan, delta } = await scanRun(ctx, state, task);
+    // Git skips nested .git directories when it builds a tree, so look for them on disk first.
+    const nested = await findNestedGit(state.worktreePath);
+    if (nested.found.length > 0 || nested.truncated) {
+      const issues = nested.found.map((file) => ({
+        code: "NESTED_GIT",
+        file,
+        message: `A nested git directory "${file}" was planted in the worktree`,
+      }));
+      if (nested.truncated) {
+        issues.push({
+          code: "NESTED_GIT",
+          file: ".",
+          message: "The worktree has too many files to check for nested git directories",
+        });
+      }
+      await ctx.store.writeJson(runId, "verification.json", {
+        schemaVersion: 1,
+        runId,
+        passed: false,
+        security: { passed: false, issues },
+        commands: [],
+        at: ctx.now(),
+      });
+      await ctx.store.move(state, "blocked", "nested git directory", {
+        failure: { code: "SECURITY_BLOCKED", message: issues[0].message, details: { issues } },
+        blockedReason: "SECURITY_BLOCKED",
+      });
+      throw new SpotError("SECURITY_BLOCKED", `Run "${runId}" is blocked: ${issues[0].message}`, {
+        details: { runId, issues },
+      });
+    }
+    const { scan, delta, locks } = await scanRun(ctx, state, task);
     let checks: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
-    if (scan.passed) checks = await runChecks(ctx, runId, task, state.worktreePath);
-    const passed = scan.passed && checks.passed;
+    if (scan.passed && locks.length === 0) {
+      checks = await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir));
+    }
+    const passed = scan.passed && locks.length === 0 && checks.passed;
     const verification = {
       schemaVersion: 1,
       runId,
       passed,
       diffSha256: delta.diffSha256,
       security: scan,
+      locks,
       commands: checks.commands,
       outputTruncated: checks.outputTruncated,
       interrupted: checks.interrupted,
@@ -50,6 +86,19 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       diffSha256: delta.diffSha256,
       diffBytes: delta.diffBytes,
     };
+    if (locks.length > 0) {
+      // The worker edited what grades it: terminal, whatever the tests would say.
+      const code = locks.some((l) => l.code === "VERIFICATION_SCRIPT_CHANGED")
+        ? "VERIFICATION_SCRIPT_CHANGED"
+        : "LOCKED_PATH_CHANGED";
+      await ctx.store.move(state, "blocked", `${code}: ${locks[0].message}`, {
+        failure: { code, message: locks[0].message, details: { locks } },
+        blockedReason: code,
+      });
+      throw new SpotError(code, `Run "${runId}" is blocked: ${locks.map((l) => l.message).join("; ")}`, {
+        details: { runId, locks, verificationFile },
+      });
+    }
     if (!scan.passed) {
       const first = scan.issues[0];
       await ctx.store.move(state, "blocked", "security scan failed", {

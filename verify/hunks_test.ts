@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { hunksAt, splitHunks } from "./hunks.ts";
+
+const DIFF = [
+  "diff --git a/a.ts b/a.ts",
+  "index 1111111111111111111111111111111111111111..2222222222222222222222222222222222222222 100644",
+  "--- a/a.ts",
+  "+++ b/a.ts",
+  "@@ -1,3 +1,3 @@",
+  " one",
+  "-two",
+  "+TWO",
+  " three",
+  "@@ -40,2 +40,3 @@ function f() {",
+  " forty",
+  "+forty-one",
+  " forty-two",
+  "diff --git a/b.ts b/b.ts",
+  "new file mode 100644",
+  "index 0000000000000000000000000000000000000000..3333333333333333333333333333333333333333",
+  "--- /dev/null",
+  "+++ b/b.ts",
+  "@@ -0,0 +1 @@",
+  "+export {};",
+  "",
+].join("\n");
+
+Deno.test("splitHunks() finds every hunk with its file and new-side range", () => {
+  const hunks = splitHunks(DIFF);
+  assert.deepEqual(hunks.map((h) => [h.file, h.newStart, h.newCount]), [["a.ts", 1, 3], ["a.ts", 40, 3], [
+    "b.ts",
+    1,
+    1,
+  ]]);
+  assert.match(hunks[1].text, /^@@ -40,2 \+40,3 @@ function f\(\) \{\n forty\n\+forty-one\n forty-two$/);
+  assert.match(hunks[2].fileHeader, /new file mode/);
+});
+
+Deno.test("hunksAt() picks the hunk that covers a line, and the whole file without one", () => {
+  const hunks = splitHunks(DIFF);
+  assert.deepEqual(hunksAt(hunks, "a.ts", 41).map((h) => h.newStart), [40]);
+  assert.deepEqual(hunksAt(hunks, "a.ts", 2).map((h) => h.newStart), [1]);
+  assert.deepEqual(hunksAt(hunks, "a.ts", null).map((h) => h.newStart), [1, 40]);
+  assert.deepEqual(hunksAt(hunks, "missing.ts", 3), []);
+});
