@@ -208,7 +208,11 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
   return await ctx.store.save({ ...next, worktreeReady: true, updatedAt: ctx.now() });
 }
 
-async function buildWorktree(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<PrepareResult> {
+async function buildWorktree(
+  ctx: SpotContext,
+  state: RunState,
+  task: ResolvedContract,
+): Promise<PrepareResult> {
   let next = state;
   try {
     next = await materializeWorktree(ctx, state);
