@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { EXIT, isSpotError, SpotError } from "./errors.ts";
+import { diffRun } from "./run/diff_verb.ts";
 import {
   approveRun,
   audited,
@@ -171,6 +172,13 @@ program.command("list").description("List runs")
 // @commands:usage (parent-meter; report options)
 // @commands:serve (serve, dashboard, monitor)
 // @commands:config (config, detect, picker flags)
+id(
+  program.command("diff").description(
+    "Show the verified diff, or with --hunks only what the review guide asks to read",
+  ),
+)
+  .option("--hunks", "only the hunks of the review guide")
+  .action((o) => verb("diff", o, (ctx) => diffRun(ctx, o.id, { hunks: o.hunks })));
 // @commands:gates (diff)
 // @commands:sandbox (sandbox flags)
 

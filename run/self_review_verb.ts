@@ -4,6 +4,8 @@
  */
 import { SelfReview } from "../schemas/self_review.ts";
 import { extractJsonObject, selfReviewSignals } from "../review/spot_check.ts";
+import { guideFromSelfReview } from "../review/tiers.ts";
+import { runHunks, writeFullGuide, writeGuide } from "./review_guide.ts";
 import { summarizeChecks } from "./checks.ts";
 import type { SpotContext } from "./context.ts";
 import { withUsage } from "./apply_outcome.ts";
@@ -21,6 +23,10 @@ export interface SelfReviewResult {
   spotCheckRequired?: number;
   fallbackRecommended?: boolean;
   selfReviewFile?: string;
+  reviewTier?: "A" | "C";
+  reviewWhy?: string;
+  hunksToRead?: number;
+  reviewGuideFile?: string;
 }
 
 interface StoredVerification {
@@ -43,7 +49,8 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
         selfReviewSkipped: true,
         selfReviewSkipReason: reason,
       });
-      return { runId, status: state.status, skipped: true, reason };
+      const guide = await writeFullGuide(ctx, runId, `self-review skipped (${reason}): read the whole diff`);
+      return { runId, status: state.status, skipped: true, reason, ...guide };
     };
     if (!settings.enabled) return await skip("disabled");
     if (!verification?.passed) return await skip("verification-not-passed");
@@ -69,8 +76,10 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
     const result = await runWorkerPhase(ctx, state, "self-review", prompt);
     state = withUsage(state, result);
     if (!result.outcome.ok) return await skip("worker-failed");
-    const parsed = SelfReview.safeParse(extractJsonObject(result.outcome.text ?? ""));
-    if (!parsed.success) return await skip(parsed.error.issues.length ? "validation-failed" : "parse-failed");
+    const extracted = extractJsonObject(result.outcome.text ?? "");
+    if (extracted === undefined) return await skip("parse-failed");
+    const parsed = SelfReview.safeParse(extracted);
+    if (!parsed.success) return await skip("validation-failed");
     const signals = selfReviewSignals(parsed.data, verification.diffSha256, settings);
     const selfReviewFile = await ctx.store.writeJson(runId, "self-review.json", {
       ...parsed.data,
@@ -81,7 +90,12 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
       selfReviewSkipped: false,
       selfReviewSkipReason: null,
     });
-    return { runId, status: state.status, skipped: false, ...signals, selfReviewFile };
+    const guide = await writeGuide(
+      ctx,
+      runId,
+      guideFromSelfReview(parsed.data, signals, await runHunks(ctx, runId), crypto.randomUUID()),
+    );
+    return { runId, status: state.status, skipped: false, ...signals, selfReviewFile, ...guide };
   } finally {
     lock.release();
   }

@@ -7,6 +7,7 @@ import { type ChecksResult, runChecks } from "./checks.ts";
 import type { SpotContext } from "./context.ts";
 import { findNestedGit } from "../verify/nested_git.ts";
 import { withPristineTree } from "./pristine.ts";
+import { writeFullGuide } from "./review_guide.ts";
 import { scanRun } from "./scan_run.ts";
 import { requireStatus } from "./state_table.ts";
 import { loadTask } from "./task_file.ts";
@@ -18,6 +19,9 @@ export interface VerifyResult {
   diffSha256: string;
   securityPassed: boolean;
   verificationFile: string;
+  reviewTier?: "A" | "C";
+  hunksToRead?: number;
+  reviewGuideFile?: string;
 }
 
 export async function verifyRun(ctx: SpotContext, runId: string): Promise<VerifyResult> {
@@ -143,7 +147,15 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       );
     }
     const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";
-    state = await ctx.store.move(state, next, passed ? "verification passed" : "verification failed");
+    // Self-review is skipped here when it cannot help; the reason is recorded like any other skip.
+    const skipReason = next === "selfReviewing" ? null : passed ? "disabled" : "verification-not-passed";
+    state = await ctx.store.move(state, next, passed ? "verification passed" : "verification failed", {
+      selfReviewSkipped: skipReason !== null ? true : null,
+      selfReviewSkipReason: skipReason,
+    });
+    const guide = next === "reviewing"
+      ? await writeFullGuide(ctx, runId, `self-review skipped (${skipReason}): read the whole diff`)
+      : {};
     return {
       runId,
       status: state.status,
@@ -151,6 +163,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       diffSha256: delta.diffSha256,
       securityPassed: scan.passed,
       verificationFile,
+      ...guide,
     };
   } finally {
     lock.release();
