@@ -7,6 +7,7 @@
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { EXIT, isSpotError, SpotError } from "./errors.ts";
 import { diffRun } from "./run/diff_verb.ts";
+import { createProgressLine } from "./run/progress_line.ts";
 import {
   approveRun,
   audited,
@@ -48,18 +49,6 @@ function printError(error: unknown): number {
   return spot.exitCode;
 }
 
-/** A one-line progress display on a terminal; silent when stderr is a pipe. */
-function progressLine(): ((text: string) => void) | undefined {
-  if (!Deno.stderr.isTerminal()) return undefined;
-  let last = 0;
-  return (text) => {
-    const now = Date.now();
-    if (now - last < 100) return;
-    last = now;
-    Deno.stderr.writeSync(encoder.encode(`\r\x1b[K[spot] ${text}`));
-  };
-}
-
 /** Runs one verb with context, audit, interruption handling and JSON output. */
 async function verb(
   name: string,
@@ -80,14 +69,16 @@ async function verb(
       handlers.push([sig, handler]);
     }
   }
-  const progress = options.interruptible ? progressLine() : undefined;
+  const progress = options.interruptible && Deno.stderr.isTerminal()
+    ? createProgressLine((text) => Deno.stderr.writeSync(encoder.encode(text)))
+    : undefined;
   try {
-    const ctx = await createContext({ signal: controller.signal, progress });
+    const ctx = await createContext({ signal: controller.signal, progress: progress?.update });
     const result = await audited(ctx, name, args, () => fn(ctx));
-    if (progress) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
+    progress?.stop();
     printOk(name, result);
   } catch (error) {
-    if (progress) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
+    progress?.stop();
     exitCode = printError(error);
   } finally {
     for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);

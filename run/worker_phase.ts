@@ -131,7 +131,6 @@ async function attempt(
   const parse = newParseState();
   const box: { exit: ExitMessage | null } = { exit: null };
   let events = 0;
-  const started = Date.now();
   const step = await runStep(ctx, {
     kind: "worker",
     runId: state.runId,
@@ -152,9 +151,7 @@ async function attempt(
         events++;
         await ctx.store.event(state.runId, { ...event, phase });
       }
-      ctx.progress?.(
-        `${phase} ${state.runId}: ${events} events, ${((Date.now() - started) / 1000).toFixed(1)}s`,
-      );
+      ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
     },
   });
   const finished = box.exit;
