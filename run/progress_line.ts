@@ -11,7 +11,10 @@ export interface ProgressLine {
   stop(): void;
 }
 
-export function createProgressLine(write: (text: string) => void, now: () => number = Date.now): ProgressLine {
+export function createProgressLine(
+  write: (text: string) => void,
+  now: () => number = Date.now,
+): ProgressLine {
   const started = now();
   let text = "starting";
   const draw = () => write(`\r\x1b[K[spot] ${text} (${((now() - started) / 1000).toFixed(1)}s)`);

@@ -6,7 +6,9 @@ import { demoScenario, FIXED_ADD } from "./scenario.ts";
 import { CLI, CLI_FLAGS, ROOT, spot, spotEnv } from "./helpers.ts";
 
 async function tmux(socket: string, ...args: string[]): Promise<string> {
-  const r = await spawnProcess(["tmux", "-L", socket, ...args], { env: { PATH: Deno.env.get("PATH") ?? "", TERM: "xterm" } });
+  const r = await spawnProcess(["tmux", "-L", socket, ...args], {
+    env: { PATH: Deno.env.get("PATH") ?? "", TERM: "xterm" },
+  });
   return r.stdout;
 }
 
@@ -17,10 +19,24 @@ Deno.test("spot run shows a ticking progress line on a TTY and none through a pi
     { op: "sleep", ms: 4_000 },
     { op: "write", path: "add.ts", content: FIXED_ADD },
   ]);
-  const id = String((await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "replay", "--model", sc.episodeFile)).json.runId);
+  const id = String(
+    (await spot(
+      env,
+      sc.repo,
+      "prepare",
+      "--task",
+      sc.taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      sc.episodeFile,
+    )).json.runId,
+  );
   const socket = `spot-progress-${crypto.randomUUID().slice(0, 8)}`;
   const exports = Object.entries(env.env).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const cmd = `env -i ${exports} ${Deno.execPath()} run ${CLI_FLAGS.join(" ")} --config ${join(ROOT, "deno.json")} ${CLI} run --id ${id}`;
+  const cmd = `env -i ${exports} ${Deno.execPath()} run ${CLI_FLAGS.join(" ")} --config ${
+    join(ROOT, "deno.json")
+  } ${CLI} run --id ${id}`;
   await tmux(socket, "new-session", "-d", "-s", "p", "-x", "220", "-y", "30", "-c", sc.repo);
   try {
     await tmux(socket, "send-keys", "-t", "p", cmd, "Enter");
