@@ -13,6 +13,16 @@ fingerprint() {
   g -C "$repo" diff --binary --no-ext-diff --no-textconv HEAD >/dev/null
   g -C "$repo" ls-files --others --exclude-standard -z >/dev/null
 }
+content() {
+  g -C "$repo" status --porcelain=v1 -z --untracked-files=all >/dev/null
+  g -C "$repo" diff --binary --no-ext-diff --no-textconv HEAD >/dev/null
+  g -C "$repo" ls-files --others --exclude-standard -z >/dev/null
+}
+escape_snapshot() {
+  g -C "$repo" rev-parse --path-format=absolute --git-common-dir >/dev/null
+  g -C "$repo" for-each-ref '--format=%(refname) %(objectname)' >/dev/null
+  content
+}
 delta() {
   local idx; idx="$(mktemp -u)"
   GIT_INDEX_FILE="$idx" g -C "$wt" read-tree "$base"
@@ -29,12 +39,22 @@ g -C "$repo" config --get user.name >/dev/null || true
 g -C "$repo" config --get user.email >/dev/null || true
 g -C "$repo" rev-parse --verify --quiet "refs/heads/pi-worker/$id" >/dev/null || true
 g -C "$repo" worktree add --quiet -b "pi-worker/$id" "$wt" "$base"
+g -C "$repo" ls-tree -r -z --full-tree "$base" >/dev/null
+escape_snapshot
 # the instant episode
 printf 'export const answer = 42;\n' > "$wt/src/answer.ts"
-# verify: delta, scan's fingerprint, the check
-delta; fingerprint; true
-# approve: fresh delta, fingerprint, commit the tree
+escape_snapshot
+# verify: delta, scan's fingerprint, the lock check, the check in a pristine tree
 delta; fingerprint
+g -C "$repo" ls-tree -r -z --full-tree "$tree" >/dev/null
+pristine="$(printf 'pristine\n' | g -C "$repo" commit-tree "$tree" -p "$base" -F -)"
+g -C "$repo" worktree add --quiet --detach "$wt.pristine" "$pristine"
+true
+g -C "$repo" worktree remove --force "$wt.pristine"
+g -C "$repo" worktree prune
+# approve: fresh delta, fingerprint, lock check, commit the tree
+delta; fingerprint
+g -C "$repo" ls-tree -r -z --full-tree "$tree" >/dev/null
 commit="$(printf 'bench\n' | g -C "$wt" commit-tree "$tree" -p "$base" -F -)"
 old="$(g -C "$wt" rev-parse "refs/heads/pi-worker/$id")"
 g -C "$wt" update-ref "refs/heads/pi-worker/$id" "$commit" "$old"
