@@ -8,6 +8,7 @@ import { Command, CommanderError } from "@commander-js/extra-typings";
 import { EXIT, isSpotError, SpotError } from "./errors.ts";
 import { diffRun } from "./run/diff_verb.ts";
 import { createProgressLine } from "./run/progress_line.ts";
+import { parentMeter } from "./run/parent_meter_verb.ts";
 import {
   approveRun,
   audited,
@@ -97,6 +98,7 @@ program.command("doctor").description("Check that a task can run here with the c
   .option("--task <file>", "task contract to validate")
   .option("--profile <name>", "worker profile")
   .option("--model <model>", "model (for replay: the episode file)")
+  .option("--probe", "also ask the CLI for its model list (never sends a model request)")
   .action((o) => verb("doctor", o, (ctx) => doctor(ctx, o)));
 
 program.command("prepare").description("Check a contract, choose a worker and build its worktree")
@@ -105,6 +107,12 @@ program.command("prepare").description("Check a contract, choose a worker and bu
   .option("--model <model>", "model override (for replay: the episode file)")
   .option("--usage-start <file>", "parent usage snapshot taken before planning")
   .option("--codex-start <file>", "legacy name of --usage-start")
+  .option(
+    "--select-worker <bool>",
+    "true: pick the worker interactively, even under a parent agent",
+    parseBool,
+  )
+  .option("--select-model <bool>", "true: pick only the model of the routed profile interactively", parseBool)
   .action((o) =>
     verb(
       "prepare",
@@ -115,9 +123,17 @@ program.command("prepare").description("Check a contract, choose a worker and bu
           profile: o.profile,
           model: o.model,
           usageStart: o.usageStart ?? o.codexStart,
+          selectWorker: o.selectWorker,
+          selectModel: o.selectModel,
         }),
     )
   );
+
+/** `--flag true|false`, as the seed spells its picker switches. */
+function parseBool(value: string): boolean {
+  if (value === "true" || value === "false") return value === "true";
+  throw new SpotError("CLI_USAGE", `Cannot read "${value}" as a boolean: expected true or false`);
+}
 
 const id = (c: Command) => c.requiredOption("--id <runId>", "run id");
 
@@ -146,7 +162,10 @@ id(program.command("report").description("Write metrics.json and report.md"))
     "images made in ChatGPT for the same task",
     (v) => Number.parseInt(v, 10),
   )
-  .action((o) => verb("report", o, (ctx) => reportRun(ctx, o.id)));
+  .option("--format <format>", "json (default), or parent: the final response a parent gives its user")
+  .action((o) =>
+    o.format === "parent" ? reportParentText(o) : verb("report", o, (ctx) => reportRun(ctx, o.id, o))
+  );
 id(program.command("cleanup").description("Remove a finished run's worktree (the run directory stays)"))
   .action((o) => verb("cleanup", o, (ctx) => cleanupRun(ctx, o.id)));
 id(program.command("recover").description("Resume an interrupted run in the right phase"))
@@ -160,8 +179,86 @@ program.command("list").description("List runs")
   .option("--running", "only active runs")
   .action((o) => verb("list", o, (ctx) => listRuns(ctx, o)));
 
+program.command("parent-meter").alias("codex-meter")
+  .description("Snapshot the parent agent's session usage (run it before planning; pass the file to prepare)")
+  .option("--output <file>", "write the snapshot here (for prepare --usage-start)")
+  .action((o) => verb("parent-meter", o, (ctx) => parentMeter(ctx, o)));
+
+/** `report --format parent` prints the parent's final response as text, not JSON. */
+async function reportParentText(o: { id: string; format?: string; chatgptImageGenerations?: number }) {
+  try {
+    const ctx = await createContext();
+    const r = await audited(ctx, "report", o, () => reportRun(ctx, o.id, o));
+    Deno.stdout.writeSync(encoder.encode(r.parentText ?? ""));
+  } catch (error) {
+    exitCode = printError(error);
+  }
+}
 // @commands:usage (parent-meter; report options)
+program.command("serve").description("Serve the live dashboard (loopback only unless --host says otherwise)")
+  .option("--port <port>", "port to listen on", "7317")
+  .option("--host <address>", "address to bind", "127.0.0.1")
+  .option("--no-open", "do not open a browser")
+  .action((o) =>
+    verb("serve", o, async (ctx) => {
+      const { parsePort, serveUntilStopped } = await import("./serve/mod.ts");
+      const log = (line: string) => Deno.stderr.writeSync(encoder.encode(`[spot serve] ${line}\n`));
+      return await serveUntilStopped(ctx, { port: parsePort(o.port), host: o.host, open: o.open }, log);
+    }, { interruptible: true })
+  );
+program.command("dashboard").description("Write the dashboard as one self-contained HTML file")
+  .option("--output <file>", "where to write it (default: dashboard.html in the state directory)")
+  .action((o) =>
+    verb("dashboard", o, async (ctx) => (await import("./serve/mod.ts")).dashboardSnapshot(ctx, o.output))
+  );
+program.command("monitor").description("Follow every active run's worker.log in tmux panes")
+  .option("--list", "only list the runs it would follow")
+  .option("--kill", "close the monitor's tmux session")
+  .action((o) => verb("monitor", o, async (ctx) => (await import("./serve/mod.ts")).monitorRuns(ctx, o)));
 // @commands:serve (serve, dashboard, monitor)
+/** Prints a table to a person at a terminal, the one JSON object to anything else. */
+async function humanOrJson<T extends object>(
+  name: string,
+  args: Record<string, unknown>,
+  fn: (ctx: SpotContext) => Promise<T>,
+  render: (result: T) => string,
+): Promise<void> {
+  if (!Deno.stdout.isTerminal()) return await verb(name, args, fn);
+  try {
+    const ctx = await createContext();
+    const result = await audited(ctx, name, args, () => fn(ctx));
+    Deno.stdout.writeSync(encoder.encode(render(result)));
+  } catch (error) {
+    exitCode = printError(error);
+  }
+}
+
+/** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
+async function configVerb(name: string, fn: (env: (n: string) => string | undefined) => Promise<object>) {
+  try {
+    printOk(`config ${name}`, await fn((n) => Deno.env.get(n)));
+  } catch (error) {
+    exitCode = printError(error);
+  }
+}
+
+const configCommand = program.command("config").description(
+  "Where the config is, what it holds, whether it is valid",
+);
+configCommand.command("path").description("Print the config file's path")
+  .action(async () => configVerb("path", (await import("./run/config_verb.ts")).configPath));
+configCommand.command("show").description("Print the effective config, defaults filled in")
+  .action(async () => configVerb("show", (await import("./run/config_verb.ts")).configShow));
+configCommand.command("validate").description("Check the config file; problems as file:line:col, exit 2")
+  .action(async () => configVerb("validate", (await import("./run/config_verb.ts")).configValidate));
+
+program.command("detect").description("Probe the worker CLIs installed here (cached for 10 minutes)")
+  .option("--refresh", "ignore the cache and probe again")
+  .action(async (o) => {
+    const { detectWorkers } = await import("./run/detect_verb.ts");
+    const { renderRegistry } = await import("./registry/render.ts");
+    await humanOrJson("detect", o, (ctx) => detectWorkers(ctx, o), (r) => renderRegistry(r.registry, r));
+  });
 // @commands:config (config, detect, picker flags)
 id(
   program.command("diff").description(

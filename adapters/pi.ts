@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { finishPi, parsePiLine } from "./pi_stream.ts";
-import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** pi's default reasoning effort is low; coding tasks benefit from more. */
 const DEFAULT_THINKING = "high";
@@ -15,8 +15,13 @@ const EDIT_TOOLS = "read,grep,find,ls,edit,write";
 const READ_TOOLS = "read,grep,find,ls";
 /** One agent-level retry: spot retries transient failures itself, with its own budget. */
 const PI_MAX_RETRIES = 1;
-/** Wire protocol of a custom endpoint: the OpenAI chat API is what local servers speak. */
-const CUSTOM_API = "openai-completions";
+/** pi's name for each wire protocol; a custom endpoint without a type speaks OpenAI chat, as local servers do. */
+const PI_API: Record<ProviderType, string> = {
+  "openai-completions": "openai-completions",
+  "openai-responses": "openai-responses",
+  "anthropic-messages": "anthropic-messages",
+  "google-gemini": "google-generative-ai",
+};
 /** pi needs some key for a custom provider; a keyless local server ignores this one. */
 const NO_KEY_PLACEHOLDER = "none";
 
@@ -24,16 +29,19 @@ function agentDir(homeDir: string): string {
   return join(homeDir, ".pi", "agent");
 }
 
-function settings(): string {
-  return JSON.stringify(
-    {
-      quietStartup: true,
-      enableInstallTelemetry: false,
-      retry: { enabled: true, maxRetries: PI_MAX_RETRIES },
-    },
-    null,
-    2,
-  );
+/** The profile's retry budget and request timeout become pi's agent and provider retry settings. */
+function settings(spec: LaunchSpec): string {
+  const { maxRetries, requestTimeoutSeconds } = spec.profile;
+  const provider = {
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    ...(requestTimeoutSeconds !== undefined ? { timeoutMs: requestTimeoutSeconds * 1000 } : {}),
+  };
+  const retry = {
+    enabled: true,
+    maxRetries: maxRetries ?? PI_MAX_RETRIES,
+    ...(Object.keys(provider).length > 0 ? { provider } : {}),
+  };
+  return JSON.stringify({ quietStartup: true, enableInstallTelemetry: false, retry }, null, 2);
 }
 
 /** Declares the profile's provider at its base URL; `apiKey` names the env var, pi resolves it. */
@@ -41,7 +49,7 @@ function models(spec: LaunchSpec, baseUrl: string): string {
   const { provider, model, apiKeyEnv } = spec.profile;
   const declared = {
     baseUrl,
-    api: CUSTOM_API,
+    api: PI_API[spec.profile.providerType ?? "openai-completions"],
     apiKey: apiKeyEnv ?? NO_KEY_PLACEHOLDER,
     models: [{ id: model }],
   };
@@ -72,16 +80,31 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
   // The key travels only in the environment: argv is world-readable and files outlive the run.
   if (profile.apiKeyEnv && spec.apiKey !== undefined) env[profile.apiKeyEnv] = spec.apiKey;
-  const files = [{ path: join(agentDir(homeDir), "settings.json"), content: settings() }];
+  const files = [{ path: join(agentDir(homeDir), "settings.json"), content: settings(spec) }];
   if (profile.baseUrl) {
     files.push({ path: join(agentDir(homeDir), "models.json"), content: models(spec, profile.baseUrl) });
   }
   return { argv, env, files, stdinFile: spec.promptFile };
 }
 
+/** `pi --list-models` prints a table: provider, model, then details. */
+export function parsePiModels(stdout: string): string[] {
+  return stdout.split("\n").slice(1).map((l) => l.trim().split(/\s+/)).filter((c) => c.length >= 2 && c[1] !== "")
+    .map((c) => `${c[0]}/${c[1]}`);
+}
+
+export const PI_DETECT: DetectInfo = {
+  versionArgs: ["--version"],
+  modelListArgs: ["--list-models"],
+  parseModelList: parsePiModels,
+  candidateDirs: [".npm-global/bin", ".local/bin", ".bun/bin"],
+  minimumVersion: "0.70.0",
+};
+
 export const piAdapter: WorkerAdapter = {
   name: "pi",
   defaultBinary: "pi",
+  detect: PI_DETECT,
   plan,
   parseLine: parsePiLine,
   finish: finishPi,

@@ -18,10 +18,10 @@ function spec(root: string, overrides: Partial<LaunchSpec> = {}): LaunchSpec {
   };
 }
 
-Deno.test("getAdapter knows pi and replay only", () => {
+Deno.test("getAdapter knows pi and replay, and nothing an object inherits", () => {
   equal(getAdapter("pi"), piAdapter);
   equal(getAdapter("replay"), replayAdapter);
-  equal(getAdapter("codex"), undefined);
+  equal(getAdapter("crush"), undefined);
   equal(getAdapter("toString"), undefined);
 });
 

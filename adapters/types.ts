@@ -29,6 +29,8 @@ export interface WorkerFailure {
   code: WorkerFailureCode;
   class: FailureClass;
   message: string;
+  /** quota_window: when the window ends (ISO time, or the CLI's own words when it gave no date). */
+  resetAt?: string;
 }
 
 /** The profile fields an adapter reads. */
@@ -39,8 +41,16 @@ export interface AdapterProfile {
   model: string;
   apiKeyEnv?: string;
   baseUrl?: string;
+  /** Wire protocol of `baseUrl`; each adapter has its own default. */
+  providerType?: ProviderType;
   thinking?: string;
+  /** The CLI's own retry budget for provider errors; unset keeps the adapter's default. */
+  maxRetries?: number;
+  /** The CLI's own per-request timeout; unset keeps the CLI's default. */
+  requestTimeoutSeconds?: number;
 }
+
+export type ProviderType = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-gemini";
 
 export interface LaunchSpec {
   runId: string;
@@ -56,6 +66,8 @@ export interface LaunchSpec {
   profile: AdapterProfile;
   /** Absolute path of the file that holds the prompt. */
   promptFile: string;
+  /** The prompt itself, for CLIs that read it only from argv. */
+  prompt?: string;
   /** PATH, LANG and the like; the adapter adds its own names. */
   baseEnv: Record<string, string>;
   /** The value of the profile's key variable, when there is one. */
@@ -100,6 +112,14 @@ export interface ParseState {
   events: number;
   /** The stream's own end-of-run record (pi's agent_end, a CLI's result line) was seen. */
   finished?: boolean;
+  /** A failure the stream itself reported, already classified (an error event, a failed result). */
+  failure?: WorkerFailure;
+  /** The CLI asked a question or for a permission and waits for an answer nobody will give. */
+  pendingAsk?: string;
+  /** The CLI drew a terminal UI instead of its headless stream. */
+  tui?: boolean;
+  /** Per-adapter bookkeeping (the last step's finish reason and the like). */
+  scratch: Record<string, unknown>;
 }
 
 /** How `spot detect` learns about an installed CLI; all optional, all pure data. */
@@ -128,5 +148,11 @@ export interface WorkerAdapter {
 }
 
 export function newParseState(): ParseState {
-  return { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, costUsd: 0, badLines: 0, events: 0 };
+  return {
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    costUsd: 0,
+    badLines: 0,
+    events: 0,
+    scratch: {},
+  };
 }

@@ -4,6 +4,7 @@ import { SpotError } from "../errors.ts";
 import { addUsage, type Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "./context.ts";
+import { blockRun } from "./block.ts";
 import { escapeChanges } from "./escape_check.ts";
 import type { PhaseResult } from "./worker_phase.ts";
 
@@ -58,12 +59,11 @@ export async function failTurn(
 export async function guardEscape(ctx: SpotContext, state: RunState, phase: Phase): Promise<void> {
   const changes = await escapeChanges(ctx, state);
   if (changes.length === 0) return;
-  const message = `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`;
-  await ctx.store.move(state, "blocked", "ESCAPED_WORKTREE", {
-    failure: { code: "ESCAPED_WORKTREE", message, details: { changes } },
-    blockedReason: "ESCAPED_WORKTREE",
-  });
-  throw new SpotError("ESCAPED_WORKTREE", `Run "${state.runId}" is blocked: ${message}`, {
-    details: { runId: state.runId, changes },
-  });
+  await blockRun(
+    ctx,
+    state,
+    "ESCAPED_WORKTREE",
+    `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`,
+    { changes },
+  );
 }

@@ -5,6 +5,7 @@
 import { SpotError } from "../errors.ts";
 import { git, gitText } from "../git/git.ts";
 import type { SpotContext } from "./context.ts";
+import { blockRun } from "./block.ts";
 import { readReview } from "./review_load.ts";
 import { scanRun } from "./scan_run.ts";
 import { requireStatus } from "./state_table.ts";
@@ -62,17 +63,9 @@ export async function approveRun(
     const task = await loadTask(ctx.store, runId);
     const fresh = await scanRun(ctx, state, task);
     if (!fresh.sourceUnchanged) {
-      await ctx.store.move(state, "blocked", "source changed before approve", {
-        failure: {
-          code: "SOURCE_CHANGED",
-          message: fresh.scan.issues.find((i) => i.code === "SOURCE_CHANGED")?.message ?? "source changed",
-        },
-        blockedReason: "SOURCE_CHANGED",
-      });
-      throw new SpotError(
-        "SOURCE_CHANGED",
-        `Run "${runId}" is blocked: the source checkout changed since prepare; the work stays on ${state.workerBranch}`,
-      );
+      const change = fresh.scan.issues.find((i) => i.code === "SOURCE_CHANGED")?.message ??
+        "the source changed";
+      await blockRun(ctx, state, "SOURCE_CHANGED", `${change}; the work stays on ${state.workerBranch}`);
     }
     if (fresh.locks.length > 0) {
       throw new SpotError("LOCKED_PATH_CHANGED", `Cannot approve run "${runId}": ${fresh.locks[0].message}`, {
@@ -93,11 +86,15 @@ export async function approveRun(
       );
     }
     if (!fresh.scan.passed) {
-      await ctx.store.move(state, "blocked", "re-scan failed at approve", {
-        failure: { code: "SECURITY_BLOCKED", message: fresh.scan.issues[0]?.message ?? "scan failed" },
-        blockedReason: "SECURITY_BLOCKED",
-      });
-      throw new SpotError("SECURITY_BLOCKED", `Run "${runId}" is blocked: the re-scan at approve failed`);
+      await blockRun(
+        ctx,
+        state,
+        "SECURITY_BLOCKED",
+        `the re-scan at approve failed: ${fresh.scan.issues[0]?.message}`,
+        {
+          issues: fresh.scan.issues,
+        },
+      );
     }
     await ctx.store.writeJson(runId, "review.json", review);
     if (state.status === "selfReviewing") {

@@ -1,18 +1,51 @@
-/** `doctor`: can this machine run a task with this profile, before anything is written? */
-import { SpotError } from "../errors.ts";
+/**
+ * `doctor`: can this machine run a task with the profile routing would pick,
+ * before anything is written? It spends nothing: no model request is made,
+ * and `--probe` only asks the CLI for its model list.
+ */
+import { resolve } from "node:path";
 import { getAdapter } from "../adapters/mod.ts";
-import { which } from "../sandbox/which.ts";
+import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
+import { binaryEnvName } from "../registry/locate.ts";
+import { probeCli } from "../registry/probe.ts";
+import { which } from "../sandbox/which.ts";
+import { detectCaller } from "./caller.ts";
 import type { SpotContext } from "./context.ts";
 import { readContract } from "./contract_load.ts";
+import type { RoutableTask } from "./difficulty.ts";
+import { credentialCheck, piProviderCheck } from "./doctor_keys.ts";
 import { selectProfile } from "./select_profile.ts";
-import { resolve } from "node:path";
 
 export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** The exact change that makes a failed check pass. */
+  fix?: string;
+  /** Worth knowing, but not a reason to fail. */
+  warn?: boolean;
 }
+
+export interface DoctorOptions {
+  task?: string;
+  profile?: string;
+  model?: string;
+  /** Also list the CLI's models and look for the profile's (no model request is made). */
+  probe?: boolean;
+  /** Names of the environment's variables, for the similar-name hint. */
+  envNames?: () => string[];
+}
+
+/** Routing needs a task; without one, doctor routes a small low-risk one. */
+const NEUTRAL_TASK: RoutableTask = {
+  goal: "(no task given)",
+  risk: "low",
+  acceptanceCriteria: ["-"],
+  verification: [{ argv: ["true"], timeoutSeconds: 1 }],
+  constraints: [],
+  requiredCapabilities: ["text", "code"],
+};
 
 async function writable(dir: string): Promise<boolean> {
   try {
@@ -26,63 +59,100 @@ async function writable(dir: string): Promise<boolean> {
   }
 }
 
-export async function doctor(ctx: SpotContext, options: { task?: string; profile?: string; model?: string }) {
-  const checks: Check[] = [];
-  checks.push({ name: "deno", ok: true, detail: Deno.version.deno });
+async function baseChecks(ctx: SpotContext): Promise<Check[]> {
   const gitVersion = await git(["--version"], { cwd: ctx.cwd, allowFailure: true }).catch(() => null);
-  checks.push({
-    name: "git",
-    ok: gitVersion?.exitCode === 0,
-    detail: gitVersion?.stdout.trim() ?? "git not found",
-  });
-  checks.push({ name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot });
-  checks.push({ name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot });
-  const task = options.task
-    ? await readContract(resolve(ctx.cwd, options.task), ctx.config)
-    : { risk: "low" as const, verification: [], allowedPaths: [] };
-  const choice = selectProfile(ctx.config, task as Parameters<typeof selectProfile>[1], {
-    ...options,
-    model: options.model ?? "-",
-  });
-  const adapter = getAdapter(choice.profile.adapter);
-  checks.push({ name: "adapter", ok: !!adapter, detail: choice.profile.adapter });
-  if (adapter) {
-    const envName = `PI_WORKER_${choice.profile.adapter.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`;
-    const bin = which(
-      choice.profile.binary ?? ctx.env(envName) ?? adapter.defaultBinary,
-      ctx.env("PATH") ?? "",
-    );
-    checks.push({
+  const bwrap = which("bwrap", ctx.env("PATH") ?? "");
+  return [
+    { name: "deno", ok: true, detail: Deno.version.deno },
+    { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
+    { name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot },
+    { name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot },
+    {
+      name: "bubblewrap",
+      ok: true,
+      warn: !bwrap,
+      detail: bwrap ?? "bwrap not found: no OS sandbox on this machine",
+      fix: bwrap ? undefined : "install bubblewrap (Debian: apt-get install bubblewrap)",
+    },
+  ];
+}
+
+async function binaryChecks(
+  ctx: SpotContext,
+  adapterName: string,
+  profile: { binary?: string; model: string },
+  options: DoctorOptions,
+): Promise<Check[]> {
+  const adapter = getAdapter(adapterName);
+  if (!adapter) return [{ name: "adapter", ok: false, detail: `no adapter named "${adapterName}"` }];
+  const cli = await probeCli(adapterName, adapter, { env: ctx.env, profileBinary: profile.binary });
+  const out: Check[] = [{ name: "adapter", ok: true, detail: adapterName }];
+  if (!cli.binary) {
+    return [...out, {
       name: "worker binary",
-      ok: !!bin,
-      detail: bin ?? `${adapter.defaultBinary} not found on PATH`,
+      ok: false,
+      detail: cli.error ?? "not found",
+      fix: `install ${adapter.defaultBinary}, or set ${binaryEnvName(adapterName)} to its path`,
+    }];
+  }
+  out.push({ name: "worker binary", ok: true, detail: cli.binary });
+  if (cli.minimumVersion) {
+    out.push({
+      name: "worker version",
+      ok: cli.versionOk !== false,
+      warn: cli.versionOk === null,
+      detail: `${cli.version ?? "unknown"} (minimum ${cli.minimumVersion})`,
+      fix: cli.versionOk === false ? `upgrade ${adapterName} to ${cli.minimumVersion} or later` : undefined,
     });
   }
-  if (choice.profile.apiKeyEnv) {
-    const present = !!ctx.env(choice.profile.apiKeyEnv);
-    checks.push({
-      name: "credential",
-      ok: present,
-      detail: present
-        ? `${choice.profile.apiKeyEnv} is set`
-        : `${choice.profile.apiKeyEnv} is not set: export ${choice.profile.apiKeyEnv}=...`,
+  if (options.probe && adapter.detect?.modelListArgs) {
+    const listed = cli.models.some((m) => m.id === profile.model || m.id.endsWith(`/${profile.model}`));
+    out.push({
+      name: "model listed",
+      ok: listed,
+      detail: listed ? profile.model : `${profile.model} is not among ${cli.models.length} listed model(s)`,
     });
   }
-  const failed = checks.filter((c) => !c.ok);
-  if (failed.length > 0) {
-    throw new SpotError(
-      "DOCTOR_FAILED",
-      `Cannot run with profile "${choice.name}": ${failed.map((c) => `${c.name}: ${c.detail}`).join("; ")}`,
-      {
-        details: { profile: choice.name, checks },
-      },
-    );
+  return out;
+}
+
+export async function doctor(ctx: SpotContext, options: DoctorOptions) {
+  const task: RoutableTask = options.task
+    ? await readContract(resolve(ctx.cwd, options.task), ctx.config)
+    : NEUTRAL_TASK;
+  const choice = selectProfile(ctx.config, task, {
+    profile: options.profile,
+    model: options.model,
+    caller: detectCaller(ctx.env),
+    requireModel: false,
+  });
+  const { profile } = choice;
+  const checks: Check[] = await baseChecks(ctx);
+  if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
+  checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
+  checks.push(...credentialCheck(ctx, choice.name, profile, options.envNames));
+  if (profile.adapter === "pi" && profile.apiKeyEnv) {
+    checks.push(await piProviderCheck(ctx, choice.name, profile.provider, profile.apiKeyEnv));
   }
-  return {
-    status: "ready",
+  if (!choice.model) {
+    checks.push({ name: "model", ok: false, detail: "the profile has no model", fix: "pass --model" });
+  }
+  const summary = {
     profile: choice.name,
-    provider: choice.profile.provider,
+    profileSource: choice.routing.profileSource,
+    fallbackChain: choice.routing.fallbackChain,
+    provider: profile.provider,
+    adapter: profile.adapter,
     model: choice.model,
+    routing: choice.routing,
     checks,
   };
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length > 0) {
+    const lines = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ""}`);
+    throw new SpotError("DOCTOR_FAILED", `Cannot run with profile "${choice.name}": ${lines.join("; ")}`, {
+      details: summary,
+    });
+  }
+  return { status: "ready", ...summary };
 }

@@ -12,16 +12,16 @@ import { sourceFingerprint } from "../git/fingerprint.ts";
 import { branchExists, headCommit, toplevel, userIdentity } from "../git/repo.ts";
 import { addWorktree, snapshotDirtySource } from "../git/worktree.ts";
 import { validateEpisodeFile } from "../replay/validate.ts";
-import { detectCaller } from "./caller.ts";
+import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/snapshot_file.ts";
 import type { SpotContext } from "./context.ts";
 import { readContract } from "./contract_load.ts";
 import { writeJsonAtomic } from "./files.ts";
 import { lockBlocking, tryLockRun, withLock } from "./lock.ts";
-import { selectProfile } from "./select_profile.ts";
+import { routeForPrepare, type RouteOptions } from "./prepare_route.ts";
 import { recordLocks } from "./lock_snapshot.ts";
 import { recordEscapeBaseline } from "./escape_check.ts";
 
-export interface PrepareOptions {
+export interface PrepareOptions extends RouteOptions {
   taskFile: string;
   profile?: string;
   model?: string;
@@ -106,7 +106,7 @@ async function admit(ctx: SpotContext, state: RunState, task: ResolvedContract):
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
   const task = await resolveContract(ctx, options);
-  const choice = selectProfile(ctx.config, task, options);
+  const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
   const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
   if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   const [fingerprint, identity] = await Promise.all([
@@ -121,7 +121,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     status: "prepared",
     createdAt: at,
     updatedAt: at,
-    caller: detectCaller(ctx.env),
+    caller,
     sourceRoot: task.repositoryRoot,
     sourceHead: fingerprint.head,
     sourceBranch: fingerprint.branch,
@@ -149,7 +149,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       from: null,
       to: "prepared",
       at,
-      reason: `admitted (profile ${choice.name} via ${choice.routing.source})`,
+      reason: `admitted (profile ${choice.name} via ${choice.routing.profileSource})`,
     }],
     failure: null,
     interruption: null,
@@ -168,6 +168,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   if (options.usageStart && !isAbsolute(options.usageStart)) {
     options.usageStart = resolve(ctx.cwd, options.usageStart);
   }
+  const usageStart = options.usageStart ? await readSnapshotFile(options.usageStart) : null;
   await admit(ctx, state, task);
   await ctx.store.event(runId, {
     type: "transition",
@@ -175,13 +176,19 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     to: "prepared",
     reason: state.transitions[0].reason,
   });
+  for (const message of warnings) {
+    await ctx.store.event(runId, { type: "worker_warning", phase: "run", message });
+  }
   const lock = await tryLockRun(ctx.store.file(runId, ".lock"), runId);
   try {
     await ctx.store.writeJson(runId, "routing.json", {
       ...choice.routing,
       profile: choice.name,
+      caller,
+      worker: settings,
       usageStart: options.usageStart ?? null,
     });
+    if (usageStart) await ctx.store.writeJson(runId, START_SNAPSHOT_FILE, usageStart);
     return await buildWorktree(ctx, state, task);
   } finally {
     lock.release();

@@ -1,17 +1,9 @@
 /** `list` and `inspect`: read-only views of the run store. */
-import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "./context.ts";
+import { runIndexFor } from "./run_index.ts";
 import { loadTask } from "./task_file.ts";
 
-/** Statuses `list --running` shows: a run someone is, or should be, working on. */
-export const ACTIVE: ReadonlySet<Status> = new Set([
-  "prepared",
-  "running",
-  "verifying",
-  "selfReviewing",
-  "reviewing",
-  "revising",
-]);
+export { ACTIVE, summarize } from "./run_entry.ts";
 
 export interface ListOptions {
   status?: string;
@@ -19,34 +11,11 @@ export interface ListOptions {
   running?: boolean;
 }
 
-export function summarize(s: RunState) {
-  return {
-    runId: s.runId,
-    status: s.status,
-    caller: s.caller,
-    profile: s.profile,
-    adapter: s.adapter,
-    provider: s.provider,
-    model: s.model,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-    revisionRound: s.revisionRound,
-    fallbackUsed: s.fallbackUsed,
-    sandbox: s.sandbox,
-    implementationCommit: s.implementationCommit,
-    integratedCommit: s.integratedCommit,
-    sourceBranch: s.sourceBranch,
-    workerBranch: s.workerBranch,
-    failure: s.failure?.code ?? null,
-  };
-}
-
+/** Reads the run index (kept current by `save()`, rebuilt from the run directories when stale). */
 export async function listRuns(ctx: SpotContext, options: ListOptions) {
-  const runs = (await ctx.store.all()).filter((s) =>
-    (!options.status || s.status === options.status) &&
-    (!options.caller || s.caller === options.caller) &&
-    (!options.running || ACTIVE.has(s.status))
-  ).map(summarize);
+  const index = runIndexFor(ctx.paths);
+  await index.refresh();
+  const runs = index.summaries({ status: options.status, caller: options.caller, active: options.running });
   return { runs, count: runs.length };
 }
 

@@ -1,92 +1,164 @@
-/** `report`: metrics.json for machines and a report.md a human reads in 20 seconds. */
-import { BLOCKING_PRIORITIES, type ReviewResult } from "../schemas/review_result.ts";
-import type { RunState } from "../schemas/run_state.ts";
-import { estimateSavings, type ParentSavings, totalTokens } from "../usage/savings.ts";
+/**
+ * `report`: take the parent's end snapshot, then write metrics.json for
+ * machines and a report.md a human reads in 20 seconds, headline first.
+ * `--format parent` also renders the final response a parent gives its user.
+ */
+import { SpotError } from "../errors.ts";
+import type { ResolvedContract } from "../schemas/task_contract.ts";
+import type { ReviewResult } from "../schemas/review_result.ts";
+import type { Cohort, CohortRun } from "../usage/cohort.ts";
+import { buildMetrics, cohortRowFromJson } from "../usage/metrics.ts";
+import { meterThread } from "../usage/parent_meter.ts";
+import { measureParent } from "../usage/parent_section.ts";
+import { type AvailableSnapshot, ParentSnapshot } from "../usage/parent_usage.ts";
+import { parentPricing } from "../usage/pricing.ts";
+import { renderParentText, renderReportMd, type RunFacts } from "../usage/report_text.ts";
+import type { ParentSavings } from "../usage/savings.ts";
+import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/snapshot_file.ts";
 import type { SpotContext } from "./context.ts";
 
+/** The latest end snapshot (or why it failed), kept beside the start snapshot. */
+const END_SNAPSHOT_FILE = "parent-usage-end.json";
+/** Report options that must survive a later `report` run without them. */
+const OPTIONS_FILE = "report-options.json";
+const FORMATS = ["json", "parent"] as const;
+
+export interface ReportOptions {
+  chatgptImageGenerations?: number;
+  format?: string;
+}
+
 export interface ReportResult {
+  headline: string;
   runId: string;
   status: string;
+  parentSavings: ParentSavings;
+  worker: { usage: unknown; totalTokens: number; costUsd: number | null; costSource: string };
+  cohort: Pick<Cohort, "sampleSize" | "medianSavingRatio" | "recommendation" | "reason">;
   metricsFile: string;
   reportFile: string;
-  parentSavings: ParentSavings;
+  /** With `--format parent`: the text the CLI prints instead of JSON. */
+  parentText?: string;
 }
 
-function markdown(state: RunState, metrics: ReturnType<typeof buildMetrics>): string {
-  const q = metrics.quality;
-  const w = metrics.worker;
-  return [
-    `# spot run ${state.runId}: ${state.status}`,
-    "",
-    `**Parent tokens avoided (estimate): ${
-      metrics.parentSavings.estimatedTokensAvoided.toLocaleString("en-US")
-    }**` +
-    ` (${metrics.parentSavings.basis})`,
-    "",
-    `- Worker: ${state.profile} (${state.provider}/${
-      state.model.split("/").pop()
-    }), ${w.attempts} attempt(s), ` +
-    `${
-      (w.durationMs / 1000).toFixed(1)
-    }s, tokens in ${w.usage.input} (+${w.usage.cacheRead} cached) out ${w.usage.output}, ` +
-    `cost $${w.costUsd.toFixed(4)}`,
-    `- Verification: ${q.finalVerificationPassed ? "passed" : "not passed"}; scan ${
-      q.securityPassed ? "passed" : "not passed"
-    }`,
-    `- Revisions: ${q.revisionRounds}; unresolved P0-P2 findings: ${q.unresolvedBlockingFindings}`,
-    `- Commit: ${state.implementationCommit ?? "none"}; integrated: ${
-      state.integratedCommit ?? "no"
-    }; pushed: no`,
-    `- Sandbox: ${state.sandbox}`,
-    state.failure ? `- Stopped by: ${state.failure.code}: ${state.failure.message}` : "",
-    "",
-  ].filter((l) => l !== "").join("\n") + "\n";
+function checkOptions(options: ReportOptions): void {
+  if (options.format !== undefined && !(FORMATS as readonly string[]).includes(options.format)) {
+    throw new SpotError("CLI_USAGE", `Cannot report in format "${options.format}": use json or parent`);
+  }
+  const n = options.chatgptImageGenerations;
+  if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0)) {
+    throw new SpotError(
+      "CLI_USAGE",
+      `Cannot use --chatgpt-image-generations "${n}": expected a whole number`,
+    );
+  }
 }
 
-function buildMetrics(state: RunState, review: ReviewResult | null, security: boolean | null, at: string) {
-  return {
-    schemaVersion: 1,
-    runId: state.runId,
-    generatedAt: at,
-    elapsedMs: Date.parse(state.updatedAt) - Date.parse(state.createdAt),
-    quality: {
-      finalVerificationPassed: state.lastVerificationPassed === true,
-      securityPassed: security === true,
-      unresolvedBlockingFindings:
-        review?.findings.filter((f) => BLOCKING_PRIORITIES.has(f.priority)).length ?? 0,
-      revisionRounds: state.revisionRound,
-      fallbackUsed: state.fallbackUsed,
-      committed: state.implementationCommit !== null,
-      integrated: state.status === "integrated",
-    },
-    worker: {
-      profile: state.profile,
-      provider: state.provider,
-      model: state.model,
-      usage: state.workerUsage,
-      totalTokens: totalTokens(state.workerUsage),
-      costUsd: state.workerCostUsd,
-      durationMs: state.workerDurationMs,
-      attempts: state.workerAttempts,
-    },
-    parentSavings: estimateSavings(state.workerUsage, null),
-  };
+async function startSnapshot(ctx: SpotContext, runId: string): Promise<ParentSnapshot | Error | null> {
+  const stored = await ctx.store.readJson<unknown>(runId, START_SNAPSHOT_FILE).catch((e: Error) => e);
+  if (stored instanceof Error) return stored;
+  if (stored !== null) {
+    const parsed = ParentSnapshot.safeParse(stored);
+    return parsed.success ? parsed.data : new Error(`${START_SNAPSHOT_FILE} is not a parent usage snapshot`);
+  }
+  // Runs prepared before the snapshot was copied into the run directory only recorded its path.
+  const routing = await ctx.store.readJson<{ usageStart?: string | null }>(runId, "routing.json")
+    .catch(() => null);
+  if (!routing?.usageStart) return null;
+  return await readSnapshotFile(routing.usageStart).catch((e: Error) => e);
 }
 
-export async function reportRun(ctx: SpotContext, runId: string): Promise<ReportResult> {
+async function endSnapshot(ctx: SpotContext, start: ParentSnapshot | Error | null) {
+  if (!start || start instanceof Error || !start.available) return null;
+  const thread = { threadId: start.threadId, source: start.threadIdSource };
+  return await meterThread(start.agent, thread, { env: ctx.env, now: ctx.now }).catch((e: Error) => e);
+}
+
+/** Cohort rows of every other reported run. */
+async function history(ctx: SpotContext, runId: string): Promise<CohortRun[]> {
+  const rows: CohortRun[] = [];
+  for (const s of await ctx.store.all()) {
+    if (s.runId === runId) continue;
+    const raw = await ctx.store.readJson<unknown>(s.runId, "metrics.json").catch(() => null);
+    const row = cohortRowFromJson(raw, s.runId, s.createdAt);
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+type Verification = {
+  security?: { passed?: boolean; changedFiles?: string[] };
+  commands?: { argv: string[]; passed: boolean }[];
+};
+
+export async function reportRun(
+  ctx: SpotContext,
+  runId: string,
+  options: ReportOptions = {},
+): Promise<ReportResult> {
+  checkOptions(options);
   const lock = await ctx.store.lock(runId);
   try {
     const state = await ctx.store.load(runId);
-    const review = await ctx.store.readJson<ReviewResult>(runId, "review.json");
-    const verification = await ctx.store.readJson<{ security?: { passed: boolean } }>(
-      runId,
-      "verification.json",
-    );
-    const metrics = buildMetrics(state, review, verification?.security?.passed ?? null, ctx.now());
+    const read = <T>(name: string) => ctx.store.readJson<T>(runId, name).catch(() => null);
+    const [task, review, verification, saved] = await Promise.all([
+      read<ResolvedContract>("task.json"),
+      read<ReviewResult>("review.json"),
+      read<Verification>("verification.json"),
+      read<{ chatgptImageGenerations?: number }>(OPTIONS_FILE),
+    ]);
+    const images = options.chatgptImageGenerations ?? saved?.chatgptImageGenerations ?? null;
+    if (options.chatgptImageGenerations !== undefined) {
+      await ctx.store.writeJson(runId, OPTIONS_FILE, { chatgptImageGenerations: images });
+    }
+    const start = await startSnapshot(ctx, runId);
+    const end: AvailableSnapshot | Error | null = await endSnapshot(ctx, start);
+    if (end) {
+      await ctx.store.writeJson(
+        runId,
+        END_SNAPSHOT_FILE,
+        end instanceof Error ? { error: end.message } : end,
+      );
+    }
+    const metrics = buildMetrics({
+      state,
+      review,
+      securityPassed: verification?.security?.passed ?? null,
+      events: await ctx.store.events(runId),
+      pricing: ctx.config.profiles[state.profile]?.pricing,
+      parent: measureParent(start, end),
+      ...parentPricing(ctx.config),
+      chatgptImageGenerations: images,
+      history: await history(ctx, runId),
+      now: ctx.now(),
+    });
+    const facts: RunFacts = {
+      state,
+      goal: task?.goal ?? null,
+      changedFiles: verification?.security?.changedFiles ?? null,
+      checks: verification?.commands?.map((c) => ({ argv: c.argv, passed: c.passed })) ?? null,
+    };
     const metricsFile = await ctx.store.writeJson(runId, "metrics.json", metrics);
-    const reportFile = await ctx.store.writeText(runId, "report.md", markdown(state, metrics));
+    const reportFile = await ctx.store.writeText(runId, "report.md", renderReportMd(metrics, facts));
     await ctx.store.save({ ...state, lastReportAt: ctx.now() });
-    return { runId, status: state.status, metricsFile, reportFile, parentSavings: metrics.parentSavings };
+    const w = metrics.worker;
+    const c = metrics.cohort;
+    return {
+      headline: metrics.headline,
+      runId,
+      status: state.status,
+      parentSavings: metrics.parentSavings,
+      worker: { usage: w.usage, totalTokens: w.totalTokens, costUsd: w.costUsd, costSource: w.costSource },
+      cohort: {
+        sampleSize: c.sampleSize,
+        medianSavingRatio: c.medianSavingRatio,
+        recommendation: c.recommendation,
+        reason: c.reason,
+      },
+      metricsFile,
+      reportFile,
+      ...(options.format === "parent" ? { parentText: renderParentText(metrics, facts) } : {}),
+    };
   } finally {
     lock.release();
   }

@@ -15,7 +15,7 @@ import { writeJsonAtomic } from "./files.ts";
 /** A step gets this long to stop its own children after SIGTERM before we SIGKILL it. */
 const STEP_KILL_GRACE_MS = 5_000;
 
-export type StepKind = "worker" | "verify";
+export type StepKind = "worker" | "verify" | "forwarder";
 
 export function stepScript(kind: StepKind): string {
   return fileURLToPath(new URL(`../steps/${kind}_step.ts`, import.meta.url));
@@ -44,6 +44,10 @@ export interface StepRun {
   env: Record<string, string>;
   timeoutMs: number;
   onMessage: (message: StepMessage) => void | Promise<void>;
+  /** The containment of what the step starts (`os` when it wraps it in a sandbox backend). */
+  sandbox?: SandboxLevel;
+  /** The backend that wrapped it, recorded beside the level. */
+  sandboxBackend?: string;
 }
 
 export interface StepOutcome {
@@ -101,12 +105,13 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
   });
   await chain;
   await Deno.remove(activeFile).catch(() => {});
-  const sandbox: SandboxLevel = "deno-permissions";
+  const sandbox: SandboxLevel = run.sandbox ?? "deno-permissions";
   await ctx.store.step(run.runId, {
     stepId,
     kind: run.kind,
     argv,
     sandbox,
+    sandboxBackend: run.sandboxBackend ?? null,
     pid: result.pid,
     exitCode: result.exitCode,
     signal: result.signal,

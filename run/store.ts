@@ -9,6 +9,7 @@ import type { RunState, Status } from "../schemas/run_state.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 import { type HeldLock, tryLockRun } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
+import { saveIndexed } from "./run_index.ts";
 import { transition } from "./state_table.ts";
 import { renderWorkerLogLine } from "./worker_log.ts";
 
@@ -38,7 +39,7 @@ export class RunStore {
   }
 
   async save(state: RunState): Promise<RunState> {
-    await writeJsonAtomic(this.file(state.runId, "state.json"), state);
+    await saveIndexed(this.paths, state, () => writeJsonAtomic(this.file(state.runId, "state.json"), state));
     return state;
   }
 

@@ -1,11 +1,14 @@
 /**
- * `verify`: spot's own judgement of the worker's delta. The scan runs first;
- * the contract's checks run only on a delta that passed it.
+ * `verify`: spot's own judgement of the worker's delta. Nested repositories,
+ * locked paths and the scope/secret scan are checked first; the contract's
+ * checks run only on a delta that passed them, in a pristine tree.
  */
 import { SpotError } from "../errors.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { findNestedGit } from "../verify/nested_git.ts";
+import { blockRun } from "./block.ts";
 import { type ChecksResult, runChecks } from "./checks.ts";
 import type { SpotContext } from "./context.ts";
-import { findNestedGit } from "../verify/nested_git.ts";
 import { withPristineTree } from "./pristine.ts";
 import { writeFullGuide } from "./review_guide.ts";
 import { scanRun } from "./scan_run.ts";
@@ -24,6 +27,35 @@ export interface VerifyResult {
   reviewGuideFile?: string;
 }
 
+const NO_CHECKS: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
+
+/** Git skips nested .git directories when it builds a tree, so they are looked for on disk. */
+async function refuseNestedGit(ctx: SpotContext, state: RunState): Promise<void> {
+  const nested = await findNestedGit(state.worktreePath);
+  if (nested.found.length === 0 && !nested.truncated) return;
+  const issues = nested.found.map((file) => ({
+    code: "NESTED_GIT",
+    file,
+    message: `A nested git directory "${file}" was planted in the worktree`,
+  }));
+  if (nested.truncated) {
+    issues.push({
+      code: "NESTED_GIT",
+      file: ".",
+      message: "The worktree has too many files to check for nested git directories",
+    });
+  }
+  await ctx.store.writeJson(state.runId, "verification.json", {
+    schemaVersion: 1,
+    runId: state.runId,
+    passed: false,
+    security: { passed: false, issues },
+    commands: [],
+    at: ctx.now(),
+  });
+  await blockRun(ctx, state, "SECURITY_BLOCKED", issues[0].message, { issues });
+}
+
 export async function verifyRun(ctx: SpotContext, runId: string): Promise<VerifyResult> {
   const lock = await ctx.store.lock(runId);
   try {
@@ -31,44 +63,14 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     requireStatus(state, ["verifying"], "verify");
     const task = await loadTask(ctx.store, runId);
     ctx.progress?.(`verify ${runId}: scanning the diff`);
-    // Git skips nested .git directories when it builds a tree, so look for them on disk first.
-    const nested = await findNestedGit(state.worktreePath);
-    if (nested.found.length > 0 || nested.truncated) {
-      const issues = nested.found.map((file) => ({
-        code: "NESTED_GIT",
-        file,
-        message: `A nested git directory "${file}" was planted in the worktree`,
-      }));
-      if (nested.truncated) {
-        issues.push({
-          code: "NESTED_GIT",
-          file: ".",
-          message: "The worktree has too many files to check for nested git directories",
-        });
-      }
-      await ctx.store.writeJson(runId, "verification.json", {
-        schemaVersion: 1,
-        runId,
-        passed: false,
-        security: { passed: false, issues },
-        commands: [],
-        at: ctx.now(),
-      });
-      await ctx.store.move(state, "blocked", "nested git directory", {
-        failure: { code: "SECURITY_BLOCKED", message: issues[0].message, details: { issues } },
-        blockedReason: "SECURITY_BLOCKED",
-      });
-      throw new SpotError("SECURITY_BLOCKED", `Run "${runId}" is blocked: ${issues[0].message}`, {
-        details: { runId, issues },
-      });
-    }
+    await refuseNestedGit(ctx, state);
     const { scan, delta, locks } = await scanRun(ctx, state, task);
-    let checks: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
-    if (scan.passed && locks.length === 0) {
-      checks = await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir));
-    }
-    const passed = scan.passed && locks.length === 0 && checks.passed;
-    const verification = {
+    const gatesPassed = scan.passed && locks.length === 0;
+    const checks = gatesPassed
+      ? await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir))
+      : NO_CHECKS;
+    const passed = gatesPassed && checks.passed;
+    const verificationFile = await ctx.store.writeJson(runId, "verification.json", {
       schemaVersion: 1,
       runId,
       passed,
@@ -80,8 +82,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       interrupted: checks.interrupted,
       revisionRound: state.revisionRound,
       at: ctx.now(),
-    };
-    const verificationFile = await ctx.store.writeJson(runId, "verification.json", verification);
+    });
     await ctx.store.writeText(runId, "diff.patch", delta.diff);
     await ctx.store.event(runId, { type: "verify_result", passed, diffSha256: delta.diffSha256 });
     state = {
@@ -95,31 +96,11 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       const code = locks.some((l) => l.code === "VERIFICATION_SCRIPT_CHANGED")
         ? "VERIFICATION_SCRIPT_CHANGED"
         : "LOCKED_PATH_CHANGED";
-      await ctx.store.move(state, "blocked", `${code}: ${locks[0].message}`, {
-        failure: { code, message: locks[0].message, details: { locks } },
-        blockedReason: code,
-      });
-      throw new SpotError(code, `Run "${runId}" is blocked: ${locks.map((l) => l.message).join("; ")}`, {
-        details: { runId, locks, verificationFile },
-      });
+      await blockRun(ctx, state, code, locks.map((l) => l.message).join("; "), { locks, verificationFile });
     }
     if (!scan.passed) {
-      const first = scan.issues[0];
-      await ctx.store.move(state, "blocked", "security scan failed", {
-        failure: {
-          code: "SECURITY_BLOCKED",
-          message: first?.message ?? "scan failed",
-          details: { issues: scan.issues },
-        },
-        blockedReason: "SECURITY_BLOCKED",
-      });
-      throw new SpotError(
-        "SECURITY_BLOCKED",
-        `Run "${runId}" is blocked: ${scan.issues.length} scan finding(s), first: ${first?.message}`,
-        {
-          details: { runId, issues: scan.issues, verificationFile },
-        },
-      );
+      const detail = `${scan.issues.length} scan finding(s), first: ${scan.issues[0]?.message}`;
+      await blockRun(ctx, state, "SECURITY_BLOCKED", detail, { issues: scan.issues, verificationFile });
     }
     if (checks.interrupted && ctx.signal?.aborted) {
       await ctx.store.save({
@@ -131,19 +112,13 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       });
     }
     if (checks.outputTruncated) {
-      await ctx.store.move(state, "blocked", "verification output truncated", {
-        failure: {
-          code: "VERIFICATION_OUTPUT_TRUNCATED",
-          message: "A check printed more than the capture limit",
-        },
-        blockedReason: "VERIFICATION_OUTPUT_TRUNCATED",
-      });
-      throw new SpotError(
+      const limit = ctx.config.limits.maxCapturedCharsPerStream;
+      await blockRun(
+        ctx,
+        state,
         "VERIFICATION_OUTPUT_TRUNCATED",
-        `Run "${runId}" is blocked: a check's output was truncated, so its result cannot be trusted`,
-        {
-          details: { runId, limit: ctx.config.limits.maxCapturedCharsPerStream, verificationFile },
-        },
+        `a check printed more than ${limit} characters, so its result cannot be trusted`,
+        { limit, verificationFile },
       );
     }
     const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";
@@ -153,7 +128,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       selfReviewSkipped: skipReason !== null ? true : null,
       selfReviewSkipReason: skipReason,
     });
-    const guide = next === "reviewing"
+    const guide = skipReason
       ? await writeFullGuide(ctx, runId, `self-review skipped (${skipReason}): read the whole diff`)
       : {};
     return {

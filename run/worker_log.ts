@@ -37,6 +37,8 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} [${event.phase}] retry ${event.attempt}: ${clip(event.message, 200)}`;
     case "worker_error":
       return `${t} [${event.phase}] error: ${clip(event.message, 300)}`;
+    case "worker_warning":
+      return `${t} [${event.phase}] warning: ${clip(event.message, 300)}`;
     case "worker_result":
       return `${t} [${event.phase}] finished ${event.ok ? "ok" : "with an error"}${
         event.stopReason ? ` (${clip(event.stopReason, 40)})` : ""

@@ -12,7 +12,7 @@ import {
   type WorkerOutcome,
 } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
-import type { Phase } from "../schemas/events.ts";
+import { addUsage, type Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage, WorkerStepSpec } from "../steps/protocol.ts";
@@ -70,7 +70,7 @@ async function attempt(
   ctx: SpotContext,
   state: RunState,
   phase: Phase,
-  promptFile: string,
+  prompt: { file: string; text: string },
   n: number,
 ): Promise<WorkerOutcome> {
   const adapter = resolveAdapter(state);
@@ -103,7 +103,8 @@ async function attempt(
       provider: state.provider,
       model: state.model,
     },
-    promptFile,
+    promptFile: prompt.file,
+    prompt: prompt.text,
     baseEnv,
     apiKey,
   });
@@ -204,9 +205,15 @@ export async function runWorkerPhase(
   const started = Date.now();
   let outcome: WorkerOutcome = failure("cli_crash", "permanent", "The worker did not run");
   let n = 0;
+  // Every attempt spent tokens, so the turn's usage is the sum over attempts, not the last one's.
+  let usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+  let costUsd = 0;
   while (n < MAX_ATTEMPTS) {
     n++;
-    outcome = await attempt(ctx, state, phase, promptFile, n);
+    outcome = await attempt(ctx, state, phase, { file: promptFile, text: prompt }, n);
+    usage = addUsage(usage, outcome.usage);
+    costUsd += outcome.costUsd;
+    outcome = { ...outcome, usage, costUsd };
     if (outcome.ok || outcome.failure?.class !== "transient" || ctx.signal?.aborted) break;
     await ctx.store.event(state.runId, {
       type: "note",

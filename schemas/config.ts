@@ -1,8 +1,26 @@
 /** The user's config: profiles, limits and policy. Unknown keys are refused. */
 import { z } from "zod";
-import { Capability, ENV_NAME_PATTERN, RepoGlob } from "./task_contract.ts";
+import { Capability, Domain, ENV_NAME_PATTERN, RepoGlob } from "./task_contract.ts";
 
 export const CostTier = z.enum(["free", "cheap", "standard", "premium"]);
+
+export const Modality = z.enum(["text", "vision", "image-output"]);
+
+/** Per-profile overrides of the global limits (a slow provider may need a longer timeout). */
+export const ProfileLimits = z.object({
+  workerTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  workerIdleSeconds: z.number().int().min(1).max(86_400).optional(),
+  maxTurns: z.number().int().min(1).max(1000).optional(),
+}).strict();
+
+/** What a worker's tokens cost, in USD per million, for CLIs that report tokens but no cost. */
+export const ModelPricing = z.object({
+  inputPerMillion: z.number().nonnegative(),
+  outputPerMillion: z.number().nonnegative(),
+  cacheReadPerMillion: z.number().nonnegative().optional().describe("Defaults to inputPerMillion"),
+  cacheWritePerMillion: z.number().nonnegative().optional().describe("Defaults to inputPerMillion"),
+}).strict();
+export type ModelPricing = z.infer<typeof ModelPricing>;
 
 export const Profile = z.object({
   adapter: z.string().min(1).default("pi"),
@@ -11,17 +29,54 @@ export const Profile = z.object({
   apiKeyEnv: z.string().regex(ENV_NAME_PATTERN).optional(),
   binary: z.string().optional().describe("Absolute path or command name of the worker CLI"),
   capabilities: z.array(Capability).default(["text", "code", "tool-use"]),
-  costTier: CostTier.optional(),
-  strengths: z.array(z.string()).default([]),
-  modalities: z.array(z.enum(["text", "vision", "image-output"])).default(["text"]),
-  fallbackProfiles: z.array(z.string()).default([]),
+  costTier: CostTier.optional().describe("Leave it off to keep the profile out of difficulty routing"),
+  strengths: z.array(Domain).default([]),
+  modalities: z.array(Modality).default(["text"]),
+  fallbackProfiles: z.array(z.string().min(1)).default([])
+    .describe("Tried in order when this profile fails transiently"),
   providerType: z.enum(["openai-completions", "openai-responses", "anthropic-messages", "google-gemini"])
     .optional(),
   baseUrl: z.string().url().optional(),
   maxContextSize: z.number().int().positive().optional(),
   thinking: z.string().optional(),
+  pricing: ModelPricing.optional(),
+  reasoningEffort: z.enum(["minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
+  limits: ProfileLimits.optional(),
+  maxRetries: z.number().int().min(0).max(10).optional()
+    .describe(
+      "The worker CLI's own retry budget for provider errors; spot retries a transient failure once more",
+    ),
+  requestTimeoutSeconds: z.number().int().min(1).max(3600).optional()
+    .describe("The worker CLI's own per-request timeout, for CLIs that have one"),
 }).strict();
 export type Profile = z.infer<typeof Profile>;
+
+const PerMillion = z.object({
+  nonCachedInput: z.number().nonnegative(),
+  cachedInput: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheWrite: z.number().nonnegative().optional().describe("Defaults to nonCachedInput"),
+}).strict();
+
+/** The parent's prices, to turn its token counts into credits or dollars; dated and sourced. */
+export const ParentRateCard = z.object({
+  model: z.string().min(1),
+  effectiveDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-07-01"),
+  source: z.string().min(1).describe("Where the prices come from (a URL or a document)"),
+  agent: z.enum(["codex", "claude-code"]).optional().describe("Only price this parent's usage"),
+  creditsPerMillion: PerMillion.optional(),
+  usdPerMillion: PerMillion.optional(),
+}).strict();
+export type ParentRateCard = z.infer<typeof ParentRateCard>;
+
+/** The parent's plan, to express credits as a share of what the user pays. */
+export const ParentSubscription = z.object({
+  plan: z.string().min(1),
+  monthlyUsd: z.number().nonnegative(),
+  weeklyAllowanceCredits: z.number().positive(),
+  weeklyAllowanceSource: z.string().min(1).optional(),
+}).strict();
+export type ParentSubscription = z.infer<typeof ParentSubscription>;
 
 export const Limits = z.object({
   workerTimeoutSeconds: z.number().int().min(1).max(86_400).default(1800),
@@ -42,6 +97,48 @@ export const SelfReviewConfig = z.object({
   minSurfaceBytes: z.number().int().min(0).max(100_000_000).default(4000),
 }).strict();
 
+/** The harness: CI, test-runner, browser-test and Python test configs (the seed's default lock set). */
+export const DEFAULT_LOCKED_PATHS = [
+  ".github/workflows/**",
+  ".gitlab-ci.yml",
+  ".circleci/**",
+  "**/jest.config.*",
+  "**/vitest.config.*",
+  "**/vitest.workspace.*",
+  "**/.mocharc*",
+  "**/karma.conf.*",
+  "**/playwright.config.*",
+  "**/cypress.config.*",
+  "cypress/**",
+  "**/pytest.ini",
+  "**/conftest.py",
+  "**/tox.ini",
+  "**/noxfile.py",
+];
+
+/** package.json keys that decide how tests run. */
+export const DEFAULT_FROZEN_PACKAGE_KEYS = [
+  "scripts",
+  "jest",
+  "vitest",
+  "mocha",
+  "ava",
+  "nyc",
+  "c8",
+  "workspaces",
+  "packageManager",
+];
+
+export const CallerName = z.enum([
+  "trae",
+  "codex",
+  "claude-code",
+  "cursor",
+  "pi-recursive",
+  "workbuddy",
+  "cli",
+]);
+
 export const Config = z.object({
   $schema: z.string().optional(),
   schemaVersion: z.literal(1).default(1),
@@ -49,12 +146,24 @@ export const Config = z.object({
   maxConcurrentRuns: z.number().int().min(1).max(16).default(4),
   maxRevisionRounds: z.number().int().min(0).max(2).default(2),
   autoIntegrateCleanSource: z.boolean().default(true),
+  sandbox: z.enum(["auto", "bwrap", "none"]).default("auto")
+    .describe("OS sandbox for workers and checks: auto = bwrap on Linux when usable, else refuse; none = opt out"),
   limits: Limits.default(Limits.parse({})),
   selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({})),
   verificationEnvAllowlist: z.array(z.string().regex(ENV_NAME_PATTERN))
     .default(["CI", "NODE_ENV", "PYTHONPATH", "RUST_BACKTRACE"]),
   alwaysForbiddenPaths: z.array(RepoGlob)
     .default([".git/**", ".env", ".env.*", "**/.env", "**/.env.*", "**/*credential*", "**/*secret*"]),
+  alwaysLockedPaths: z.array(RepoGlob).default(DEFAULT_LOCKED_PATHS)
+    .describe("Files that decide how the work is graded; no worker may change them"),
+  frozenPackageJsonKeys: z.array(z.string().min(1)).default(DEFAULT_FROZEN_PACKAGE_KEYS)
+    .describe("package.json keys a worker may not change (dependencies stay editable)"),
+  callerProfiles: z.partialRecord(CallerName, z.string().min(1)).default({})
+    .describe("The profile each parent agent starts from, before difficulty routing"),
+  parentRateCard: ParentRateCard.optional(),
+  codexRateCard: ParentRateCard.optional().describe("Legacy name of parentRateCard"),
+  parentSubscription: ParentSubscription.optional(),
+  codexSubscription: ParentSubscription.optional().describe("Legacy name of parentSubscription"),
   profiles: z.record(z.string(), Profile).default({}),
 }).strict();
 export type Config = z.infer<typeof Config>;

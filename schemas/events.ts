@@ -37,7 +37,7 @@ const workerShapes = {
     ok: z.boolean(),
     output: z.string().optional(),
   },
-  worker_usage: { usage: Usage, costUsd: z.number().optional() },
+  worker_usage: { usage: Usage, costUsd: z.number().optional(), credits: z.number().optional() },
   worker_retry: { attempt: z.number(), message: z.string() },
   worker_error: { message: z.string() },
   worker_result: { ok: z.boolean(), stopReason: z.string().optional(), text: z.string().optional() },
@@ -69,6 +69,8 @@ export const SpotEvent = z.discriminatedUnion("type", [
   z.object({ ...wstamp, type: z.literal("worker_retry"), ...workerShapes.worker_retry }),
   z.object({ ...wstamp, type: z.literal("worker_error"), ...workerShapes.worker_error }),
   z.object({ ...wstamp, type: z.literal("worker_result"), ...workerShapes.worker_result }),
+  /** spot adjusted a worker setting (a snapped effort, a resolved price alias) instead of failing. */
+  z.object({ ...wstamp, type: z.literal("worker_warning"), message: z.string() }),
   z.object({
     ...stamp,
     type: z.literal("transition"),

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Usage } from "./events.ts";
 import type { SandboxLevel } from "../sandbox/policy.ts";
+import type { SandboxDetails } from "../sandbox/choose.ts";
 
 export const Status = z.enum([
   "prepared",
@@ -75,6 +76,8 @@ export interface RunState {
   provider: string;
   model: string;
   sandbox: SandboxLevel;
+  /** Which OS sandbox backend the run uses, why, and what it enforces (absent on runs from before it). */
+  sandboxDetails?: SandboxDetails;
   identity: { name: string; email: string };
   revisionRound: number;
   fallbackUsed: boolean;

@@ -101,10 +101,10 @@ Deno.test("a missing credential blocks the run before any worker starts", async 
 
 Deno.test("a rate-limited turn is retried once, then the run fails with the classified code", async () => {
   const env = await spotEnv();
-  const sc = await demoScenario(env.dir, [{
-    op: "fail",
-    message: "429 Rate limit reached for requests (rate_limit_exceeded)",
-  }]);
+  const sc = await demoScenario(env.dir, [
+    { op: "usage", input: 100, output: 10 },
+    { op: "fail", message: "429 Rate limit reached for requests (rate_limit_exceeded)" },
+  ]);
   const id = String(
     (await spot(
       env,
@@ -124,6 +124,11 @@ Deno.test("a rate-limited turn is retried once, then the run fails with the clas
   assert.equal(s.status, "failed");
   assert.equal(s.failure.code, "rate_limit");
   assert.equal(s.workerAttempts, 2);
+  assert.deepEqual(
+    [s.workerUsage.input, s.workerUsage.output],
+    [200, 20],
+    "both attempts' tokens are counted",
+  );
   await Deno.remove(env.dir, { recursive: true });
 });
 

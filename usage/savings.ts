@@ -1,30 +1,142 @@
 /**
- * The headline estimate: parent tokens the delegation avoided. Without a
- * parent meter the estimate rests on the worker's own usage for the task.
+ * The headline: parent tokens the delegation avoided. No run can be done
+ * both ways, so this is an estimate with its counterfactual spelled out:
+ * done directly, the parent's own model would have processed about the
+ * tokens the worker used on its implementation and revision turns, on top
+ * of what the parent spent planning, reviewing and integrating.
  */
+import type { ParentRateCard, ParentSubscription } from "../schemas/config.ts";
 import type { Usage } from "../schemas/events.ts";
+import type { ParentUsage } from "./parent_usage.ts";
+import { priceAt, usdPerCredit, WEEKS_PER_MONTH } from "./pricing.ts";
+
+export const SAVINGS_BASIS =
+  "counterfactual: done directly, the parent's model would have processed about as " +
+  "many tokens as the worker used on its implementation and revision turns (input + cache read + cache write + " +
+  "output), on top of what the parent spent on delegation; self-review turns are delegation overhead and are not " +
+  "counted; savingRatio = avoided / (avoided + parent spent)";
+
+export interface MoneyFigures {
+  avoided: number;
+  parentSpent: number | null;
+  noDelegation: number | null;
+  savingRatio: number | null;
+}
 
 export interface ParentSavings {
   label: "estimate-not-ab-test";
   estimatedTokensAvoided: number;
-  basis: string;
   parentTokensSpent: number | null;
   savingRatio: number | null;
+  basis: string;
+  parentMeasured: boolean;
+  parentUnavailableReason: string | null;
+  money: {
+    rateCard: { model: string; effectiveDate: string; source: string };
+    credits: MoneyFigures | null;
+    usd: (MoneyFigures & { basis: string }) | null;
+  } | null;
+  moneyUnavailableReason: string | null;
+}
+
+export type ParentMeasurement =
+  | { available: true; agent: string; usage: ParentUsage; totalTokens: number }
+  | { available: false; reason: string };
+
+export interface SavingsInput {
+  /** The worker's usage on the turns the parent would otherwise have done (run and revise). */
+  counterfactual: Usage;
+  parent: ParentMeasurement;
+  rateCard: ParentRateCard | null;
+  subscription: ParentSubscription | null;
 }
 
 export function totalTokens(u: Usage): number {
   return u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
-export function estimateSavings(worker: Usage, parentSpent: number | null): ParentSavings {
-  const avoided = totalTokens(worker);
+const ratio = (avoided: number, spent: number | null) =>
+  spent === null || avoided + spent === 0 ? null : avoided / (avoided + spent);
+
+function figures(avoided: number, spent: number | null): MoneyFigures {
+  return {
+    avoided,
+    parentSpent: spent,
+    noDelegation: spent === null ? null : avoided + spent,
+    savingRatio: ratio(avoided, spent),
+  };
+}
+
+function money(input: SavingsInput): Pick<ParentSavings, "money" | "moneyUnavailableReason"> {
+  const card = input.rateCard;
+  if (!card) return { money: null, moneyUnavailableReason: "no parentRateCard in the config" };
+  const { parent } = input;
+  if (card.agent && parent.available && card.agent !== parent.agent) {
+    return {
+      money: null,
+      moneyUnavailableReason: `the rate card is for ${card.agent}, the parent is ${parent.agent}`,
+    };
+  }
+  const spentUsage = parent.available ? parent.usage : null;
+  const price = (rates: Parameters<typeof priceAt>[0]) =>
+    figures(priceAt(rates, input.counterfactual), spentUsage && priceAt(rates, spentUsage));
+  const credits = card.creditsPerMillion ? price(card.creditsPerMillion) : null;
+  let usd: (MoneyFigures & { basis: string }) | null = null;
+  if (card.usdPerMillion) usd = { ...price(card.usdPerMillion), basis: "rate card usdPerMillion" };
+  else if (credits && input.subscription) {
+    const plan = input.subscription;
+    const rate = usdPerCredit(plan);
+    const scale = (n: number | null) => n === null ? null : n * rate;
+    usd = {
+      avoided: credits.avoided * rate,
+      parentSpent: scale(credits.parentSpent),
+      noDelegation: scale(credits.noDelegation),
+      savingRatio: credits.savingRatio,
+      basis: `subscription ${plan.plan}: $${plan.monthlyUsd}/month for ${plan.weeklyAllowanceCredits} ` +
+        `credits/week (${WEEKS_PER_MONTH.toFixed(3)} weeks/month); included plan usage, not cash`,
+    };
+  }
+  return {
+    money: {
+      rateCard: { model: card.model, effectiveDate: card.effectiveDate, source: card.source },
+      credits,
+      usd,
+    },
+    moneyUnavailableReason: credits || usd
+      ? null
+      : "the rate card has neither creditsPerMillion nor usdPerMillion",
+  };
+}
+
+export function computeParentSavings(input: SavingsInput): ParentSavings {
+  const avoided = totalTokens(input.counterfactual);
+  const spent = input.parent.available ? input.parent.totalTokens : null;
   return {
     label: "estimate-not-ab-test",
     estimatedTokensAvoided: avoided,
-    basis: "the parent would have spent about as many tokens as the worker did on the same task",
-    parentTokensSpent: parentSpent,
-    savingRatio: parentSpent === null || avoided + parentSpent === 0
-      ? null
-      : avoided / (avoided + parentSpent),
+    parentTokensSpent: spent,
+    savingRatio: ratio(avoided, spent),
+    basis: SAVINGS_BASIS,
+    parentMeasured: input.parent.available,
+    parentUnavailableReason: input.parent.available ? null : input.parent.reason,
+    ...money(input),
   };
+}
+
+/**
+ * The token-only estimate from totals, for views of runs not reported yet.
+ * `report` uses computeParentSavings with the per-phase usage and the meter.
+ */
+export function estimateSavings(worker: Usage, parentSpent: number | null): ParentSavings {
+  return computeParentSavings({
+    counterfactual: worker,
+    parent: parentSpent === null ? { available: false, reason: "not measured yet: run `spot report`" } : {
+      available: true,
+      agent: "unknown",
+      usage: { input: parentSpent, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
+      totalTokens: parentSpent,
+    },
+    rateCard: null,
+    subscription: null,
+  });
 }

@@ -1,0 +1,58 @@
+/**
+ * Claude Code (`claude -p --output-format stream-json --verbose`). Endpoint
+ * and knobs travel by env (ANTHROPIC_BASE_URL, CLAUDE_CODE_MAX_RETRIES,
+ * API_TIMEOUT_MS); tools are an allow list; the prompt comes on stdin.
+ */
+import { finishClaude, parseClaudeLine } from "./claude_stream.ts";
+import { homeEnv, seconds, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+
+/** Claude retries 10 times over about 3 minutes by default; spot retries transient failures itself. */
+const DEFAULT_RETRIES = 2;
+const EDIT_TOOLS = "Read,Glob,Grep,Edit,MultiEdit,Write";
+const READ_TOOLS = "Read,Glob,Grep";
+/** Commands run only in spot's verify steps; the web and sub-agents stay out of a bounded task. */
+const DENIED_TOOLS = "Bash,WebFetch,WebSearch,Task,Agent";
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  const { baseUrl, model } = spec.profile;
+  const timeout = seconds(spec.profile.requestTimeoutSeconds);
+  const env = withKey({
+    ...homeEnv(spec),
+    ...(baseUrl ? { ANTHROPIC_BASE_URL: withoutV1(baseUrl) } : {}),
+    CLAUDE_CODE_MAX_RETRIES: String(spec.profile.maxRetries ?? DEFAULT_RETRIES),
+    ...(timeout ? { API_TIMEOUT_MS: String(timeout) } : {}),
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+  }, spec, ["ANTHROPIC_API_KEY"]);
+  const readOnly = spec.phase === "self-review";
+  return {
+    argv: [
+      spec.binary,
+      ...["-p", "--output-format", "stream-json", "--verbose", "--model", model],
+      ...["--permission-mode", readOnly ? "default" : "acceptEdits"],
+      ...["--allowedTools", readOnly ? READ_TOOLS : EDIT_TOOLS, "--disallowedTools", DENIED_TOOLS],
+      "--no-session-persistence",
+    ],
+    env,
+    files: [tmpDirFile(spec)],
+    stdinFile: spec.promptFile,
+  };
+}
+
+export const CLAUDE_DETECT: DetectInfo = {
+  versionArgs: ["--version"],
+  candidateDirs: [".claude/local", ".local/bin"],
+  minimumVersion: "2.0.0",
+};
+
+export const claudeAdapter: WorkerAdapter = {
+  name: "claude",
+  defaultBinary: "claude",
+  detect: CLAUDE_DETECT,
+  plan,
+  parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),
+  finish: finishClaude,
+};

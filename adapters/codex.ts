@@ -1,0 +1,83 @@
+/**
+ * codex (`codex exec --json`). Everything lives in a private CODEX_HOME
+ * config.toml; codex speaks only the Responses API, reads the prompt from
+ * stdin to EOF, and gets its request and stream retry budgets from the profile.
+ */
+import { join } from "node:path";
+import { finishCodex, parseCodexLine } from "./codex_stream.ts";
+import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+
+/** codex's own defaults are 4 request and 5 stream retries; spot retries transient failures itself too. */
+const DEFAULT_RETRIES = 2;
+const EFFORTS = new Set(["minimal", "low", "medium", "high", "xhigh"]);
+
+/** TOML basic strings take JSON's escapes. */
+const q = (value: string) => JSON.stringify(value);
+
+export function codexConfig(spec: LaunchSpec): string {
+  const { provider, model, apiKeyEnv, baseUrl, thinking } = spec.profile;
+  const retries = spec.profile.maxRetries ?? DEFAULT_RETRIES;
+  const idle = seconds(spec.profile.requestTimeoutSeconds);
+  const lines = [
+    `model = ${q(model)}`,
+    `model_provider = ${q(baseUrl ? provider : "openai")}`,
+    `approval_policy = "never"`,
+    `sandbox_mode = ${q(spec.phase === "self-review" ? "read-only" : "workspace-write")}`,
+    `check_for_update_on_startup = false`,
+    ...(thinking && EFFORTS.has(thinking) ? [`model_reasoning_effort = ${q(thinking)}`] : []),
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    "[feedback]",
+    "enabled = false",
+    "",
+    "[history]",
+    `persistence = "none"`,
+  ];
+  if (baseUrl) {
+    lines.push(
+      "",
+      `[model_providers.${q(provider)}]`,
+      `name = ${q(provider)}`,
+      `base_url = ${q(withV1(baseUrl))}`,
+      ...(apiKeyEnv ? [`env_key = ${q(apiKeyEnv)}`] : []),
+      `wire_api = "responses"`,
+      `request_max_retries = ${retries}`,
+      `stream_max_retries = ${retries}`,
+      ...(idle ? [`stream_idle_timeout_ms = ${idle}`] : []),
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  const codexHome = join(spec.homeDir, ".codex");
+  const env = withKey({ ...homeEnv(spec), CODEX_HOME: codexHome }, spec, spec.profile.baseUrl ? [] : ["OPENAI_API_KEY"]);
+  return {
+    argv: [
+      spec.binary,
+      ...["exec", "--json", "--skip-git-repo-check", "--ephemeral"],
+      ...["-C", spec.worktree, "-m", spec.profile.model],
+    ],
+    env,
+    files: [{ path: join(codexHome, "config.toml"), content: codexConfig(spec) }, tmpDirFile(spec)],
+    stdinFile: spec.promptFile,
+  };
+}
+
+export const CODEX_DETECT: DetectInfo = {
+  versionArgs: ["--version"],
+  candidateDirs: [".local/bin", ".npm-global/bin"],
+  minimumVersion: "0.100.0",
+};
+
+export const codexAdapter: WorkerAdapter = {
+  name: "codex",
+  defaultBinary: "codex",
+  detect: CODEX_DETECT,
+  plan,
+  parseLine: parseCodexLine,
+  finish: finishCodex,
+};

@@ -1,0 +1,46 @@
+/** The opencode.json (and kilo.json) spot writes for a run: one provider, fixed permissions, no sharing. */
+import type { LaunchSpec, ProviderType } from "./types.ts";
+import { seconds } from "./plan_util.ts";
+
+/** The AI SDK package each wire protocol needs; all of them ship inside the binary. */
+const SDK: Record<ProviderType, string> = {
+  "openai-completions": "@ai-sdk/openai-compatible",
+  "openai-responses": "@ai-sdk/openai",
+  "anthropic-messages": "@ai-sdk/anthropic",
+  "google-gemini": "@ai-sdk/google",
+};
+
+/** Edits are the job; shell commands run only in spot's own verify steps; the web stays out. */
+function permission(spec: LaunchSpec): Record<string, string> {
+  const edit = spec.phase === "self-review" ? "deny" : "allow";
+  return { edit, bash: "deny", webfetch: "deny", websearch: "deny", external_directory: "deny" };
+}
+
+export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<string, unknown> {
+  const { provider, model, apiKeyEnv, baseUrl, providerType } = spec.profile;
+  const timeout = seconds(spec.profile.requestTimeoutSeconds);
+  const options: Record<string, unknown> = {
+    ...(baseUrl ? { baseURL: baseUrl } : {}),
+    ...(apiKeyEnv ? { apiKey: `{env:${apiKeyEnv}}` } : {}),
+    // A dead provider fails in seconds instead of the 5-minute default.
+    ...(timeout ? { headerTimeout: timeout, chunkTimeout: timeout } : {}),
+  };
+  const declared: Record<string, unknown> = { options };
+  if (baseUrl) {
+    declared.npm = SDK[providerType ?? "openai-completions"];
+    declared.name = provider;
+    declared.models = { [model]: { name: model } };
+  }
+  return {
+    $schema: schemaUrl,
+    autoupdate: false,
+    share: "disabled",
+    // A shadow git repo of the worktree is wasted work: spot snapshots and diffs itself.
+    snapshot: false,
+    model: `${provider}/${model}`,
+    small_model: `${provider}/${model}`,
+    enabled_providers: [provider],
+    permission: permission(spec),
+    provider: { [provider]: declared },
+  };
+}

@@ -1,0 +1,37 @@
+/** Finds a worker CLI's binary: the override variable, then PATH, then the adapter's candidate dirs. */
+import { join } from "node:path";
+import type { WorkerAdapter } from "../adapters/types.ts";
+import { which } from "../sandbox/which.ts";
+
+export type EnvReader = (name: string) => string | undefined;
+
+/** `PI_WORKER_<ADAPTER>_BIN`, the variable that points spot at a CLI installed off PATH. */
+export function binaryEnvName(adapter: string): string {
+  return `PI_WORKER_${adapter.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`;
+}
+
+export interface Located {
+  binary: string | null;
+  foundVia: "override" | "path" | "candidate-dir" | null;
+  /** What was looked for, for a message when nothing was found. */
+  wanted: string;
+}
+
+export function locateBinary(
+  adapterName: string,
+  adapter: Pick<WorkerAdapter, "defaultBinary" | "detect">,
+  options: { env: EnvReader; profileBinary?: string },
+): Located {
+  const override = options.profileBinary ?? (options.env(binaryEnvName(adapterName)) || undefined);
+  const path = options.env("PATH") ?? "";
+  if (override) return { binary: which(override, path), foundVia: "override", wanted: override };
+  const onPath = which(adapter.defaultBinary, path);
+  if (onPath) return { binary: onPath, foundVia: "path", wanted: adapter.defaultBinary };
+  const home = options.env("HOME");
+  for (const dir of adapter.detect?.candidateDirs ?? []) {
+    if (!home && !dir.startsWith("/")) continue;
+    const candidate = which(join(dir.startsWith("/") ? dir : join(home!, dir), adapter.defaultBinary), "");
+    if (candidate) return { binary: candidate, foundVia: "candidate-dir", wanted: adapter.defaultBinary };
+  }
+  return { binary: null, foundVia: null, wanted: adapter.defaultBinary };
+}

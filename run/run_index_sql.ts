@@ -1,0 +1,74 @@
+/** The index's table and the mapping between its rows and `RunEntry`. */
+import type { SQLInputValue } from "node:sqlite";
+import type { RunEntry } from "./run_entry.ts";
+
+/** Bump when the table changes: an index of another version is dropped and rebuilt. */
+export const SCHEMA_VERSION = "1";
+
+export const INDEX_SCHEMA = `
+CREATE TABLE runs (
+  run_id TEXT PRIMARY KEY,
+  status TEXT NOT NULL,
+  caller TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  tokens_in INTEGER NOT NULL,
+  tokens_out INTEGER NOT NULL,
+  tokens_cached INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  verification INTEGER,
+  failure TEXT,
+  tokens_avoided INTEGER NOT NULL,
+  parent_spent INTEGER,
+  goal TEXT,
+  report_at TEXT,
+  stamp TEXT,
+  pending INTEGER NOT NULL DEFAULT 0,
+  summary TEXT NOT NULL
+);
+CREATE INDEX runs_created ON runs (created_at, run_id);
+CREATE INDEX runs_status ON runs (status, created_at);
+CREATE INDEX runs_caller ON runs (caller, created_at);
+CREATE INDEX runs_updated ON runs (updated_at);
+CREATE INDEX runs_pending ON runs (pending) WHERE pending = 1;
+`;
+
+export type Row = Record<string, SQLInputValue>;
+
+export function rowParams(e: RunEntry, stamp: string | null): SQLInputValue[] {
+  const s = e.summary;
+  return [
+    s.runId,
+    s.status,
+    s.caller,
+    s.createdAt,
+    s.updatedAt,
+    e.tokensIn,
+    e.tokensOut,
+    e.tokensCached,
+    e.costUsd,
+    e.verification === null ? null : e.verification ? 1 : 0,
+    s.failure,
+    e.tokensAvoided,
+    e.parentTokensSpent,
+    e.goal,
+    e.reportAt,
+    stamp,
+    JSON.stringify(s),
+  ];
+}
+
+export function entryFromRow(row: Row): RunEntry {
+  return {
+    summary: JSON.parse(String(row.summary)),
+    goal: row.goal === null ? null : String(row.goal),
+    tokensIn: Number(row.tokens_in),
+    tokensOut: Number(row.tokens_out),
+    tokensCached: Number(row.tokens_cached),
+    costUsd: Number(row.cost_usd),
+    verification: row.verification === null ? null : row.verification === 1,
+    tokensAvoided: Number(row.tokens_avoided),
+    parentTokensSpent: row.parent_spent === null ? null : Number(row.parent_spent),
+    reportAt: row.report_at === null ? null : String(row.report_at),
+  };
+}

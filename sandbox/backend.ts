@@ -1,0 +1,100 @@
+/**
+ * One interface for every OS sandbox backend: wrap a command under a policy
+ * (pure), say which binary the spawning step must be allowed to run, and say
+ * honestly what was and was not enforced.
+ */
+import { bwrapArgv } from "./bwrap.ts";
+import type { SandboxLevel } from "./policy.ts";
+import type { BackendName, Enforcement, SandboxPolicy } from "./sandbox_policy.ts";
+import { seatbeltArgv } from "./seatbelt.ts";
+
+export interface SandboxBackend {
+  readonly name: BackendName;
+  /** What steps.jsonl and state.json record for a command run this way. */
+  readonly level: SandboxLevel;
+  /** The argv to spawn instead of `argv`. */
+  wrap(policy: SandboxPolicy, argv: string[]): string[];
+  /** The program the spawning step must be allowed to run (`--allow-run`). */
+  program(argv: string[]): string;
+  enforcement(policy: SandboxPolicy, facts: { uid: number | null }): Enforcement;
+}
+
+/** No OS sandbox: the command runs with the user's rights. Only on explicit request. */
+export const noneBackend: SandboxBackend = {
+  name: "none",
+  level: "deno-permissions",
+  wrap: (_policy, argv) => argv,
+  program: (argv) => argv[0],
+  enforcement: () => ({
+    backend: "none",
+    enforced: ["env:cleared-at-spawn", "process-group-kill"],
+    notEnforced: [
+      "filesystem: the command can read and write anything the user can",
+      "network: the command can reach any host",
+      "processes: a daemon that calls setsid survives the group kill",
+      "secrets: the provider key is in the worker's environment",
+    ],
+  }),
+};
+
+function mib(bytes: number): string {
+  return `${Math.round(bytes / 1024 ** 2)}MiB`;
+}
+
+/** Linux bubblewrap at a resolved, verified path. */
+export function bwrapBackend(bwrap: string): SandboxBackend {
+  return {
+    name: "bwrap",
+    level: "os",
+    wrap: (policy, argv) => bwrapArgv(bwrap, policy, argv),
+    program: () => bwrap,
+    enforcement: (policy, facts) => {
+      const l = policy.limits;
+      const limits = l.prlimit
+        ? [`limits:nproc=${l.processes},data=${mib(l.dataBytes)},fsize=${mib(l.fileBytes)},nofile=${l.openFiles}`]
+        : [`limits:data=${mib(l.dataBytes)},nofile=${l.openFiles}`];
+      const notEnforced = [
+        "seccomp: no system-call filter (ptrace, io_uring and others are limited only by the namespaces)",
+        "cgroups: limits are per-process rlimits, not a memory or CPU budget for the whole sandbox",
+      ];
+      if (!l.prlimit) notEnforced.push("nproc and fsize: prlimit was not found, so only ulimit -d/-n apply");
+      if (facts.uid === 0) notEnforced.push("nproc: the kernel does not apply RLIMIT_NPROC to uid 0");
+      return {
+        backend: "bwrap",
+        enforced: [
+          "fs:read-allowlist",
+          "fs:write-worktree-only",
+          `fs:protected-read-only=${policy.protected.length}`,
+          ...policy.scratch.map((s) => `tmpfs:${s.path}=${mib(s.sizeBytes)}`),
+          "env:cleared",
+          policy.network.mode === "forwarder" ? "net:provider-forwarder-only" : "net:none",
+          "pid:namespace",
+          "userns:disabled-inside",
+          "caps:dropped",
+          "session:new",
+          "die-with-parent",
+          ...limits,
+        ],
+        notEnforced,
+      };
+    },
+  };
+}
+
+/** macOS sandbox-exec with a generated profile; built and tested, never chosen automatically here. */
+export function seatbeltBackend(sandboxExec: string, forwarderPort?: number): SandboxBackend {
+  return {
+    name: "seatbelt",
+    level: "os",
+    wrap: (policy, argv) => seatbeltArgv(sandboxExec, policy, argv, forwarderPort),
+    program: () => sandboxExec,
+    enforcement: () => ({
+      backend: "seatbelt",
+      enforced: ["fs:read-allowlist", "fs:write-worktree-only", "net:loopback-forwarder-only", "env:cleared"],
+      notEnforced: [
+        "pid: no PID namespace; teardown is the process-group kill",
+        "scratch: /tmp and HOME are real directories, not size-capped tmpfs",
+      ],
+    }),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * What an OS sandbox must enforce around one command, as data. Backends turn
+ * it into an argv (bwrap.ts, seatbelt.ts) with pure functions; the host facts
+ * it needs (which paths exist, where a binary really lives) are gathered by
+ * host_paths.ts, and the command is started by spawn.ts like any other.
+ */
+
+/** The user's setting: `auto` means bwrap on Linux when it works, else refuse. */
+export type SandboxChoice = "auto" | "bwrap" | "none";
+export const SANDBOX_CHOICES: readonly SandboxChoice[] = ["auto", "bwrap", "none"];
+
+/** The backends spot knows; `seatbelt` is generated and tested but cannot run on Linux. */
+export type BackendName = "bwrap" | "none" | "seatbelt";
+
+/** Where the forwarder's socket appears inside the sandbox. */
+export const INSIDE_SOCKET = "/run/spot/provider.sock";
+/** Where the bridge program appears inside the sandbox. */
+export const INSIDE_BRIDGE = "/run/spot/bridge.ts";
+/** The bridge's ready marker; it lives on the sandbox's private /tmp. */
+export const INSIDE_BRIDGE_READY = "/tmp/.spot-bridge-ready";
+/** The TCP port the bridge listens on inside; each sandbox has its own loopback, so a constant is safe. */
+export const BRIDGE_PORT = 18_765;
+
+export type NetworkPolicy =
+  | { mode: "none" }
+  | {
+    /** Only the provider forwarder, through a unix socket and a bridge on 127.0.0.1 inside. */
+    mode: "forwarder";
+    /** The forwarder's unix socket on the host. */
+    hostSocket: string;
+    /** Absolute path of the deno binary that runs the bridge inside. */
+    deno: string;
+    /** Host path of the bridge program (bound read-only at INSIDE_BRIDGE). */
+    bridgeScript: string;
+  };
+
+export interface ResourceLimits {
+  /** RLIMIT_NPROC: tasks of the sandbox's uid (the kernel does not apply it to uid 0). */
+  processes: number;
+  /** RLIMIT_DATA: private writable memory of each process, in bytes. */
+  dataBytes: number;
+  /** RLIMIT_FSIZE: the largest file a process may write, in bytes. */
+  fileBytes: number;
+  /** RLIMIT_NOFILE: open descriptors per process. */
+  openFiles: number;
+  /** Absolute path of `prlimit` inside (util-linux), or null to fall back on `ulimit` in sh. */
+  prlimit: string | null;
+}
+
+/** A private, empty, size-capped directory (tmpfs). */
+export interface Scratch {
+  path: string;
+  sizeBytes: number;
+}
+
+export interface SandboxPolicy {
+  /** Working directory inside; it must be visible (usually the writable worktree). */
+  cwd: string;
+  /** Host paths visible read-only at the same place: system dirs, toolchains, the worker's install dir. */
+  readOnly: string[];
+  /** Host symlinks recreated inside, like `/bin -> usr/bin` on merged-/usr systems. */
+  symlinks: { path: string; target: string }[];
+  /** Host paths visible and writable at the same place (the worktree). */
+  writable: string[];
+  /**
+   * Paths under a writable root that stay read-only (the `.git` file, locked
+   * files). Every directory between the root and the path is pinned as a
+   * mount point, so renaming an ancestor fails instead of getting around it.
+   */
+  protected: string[];
+  /** Private tmpfs directories (/tmp, HOME), each with a size cap. */
+  scratch: Scratch[];
+  /** The complete environment inside; nothing else passes. */
+  env: Record<string, string>;
+  network: NetworkPolicy;
+  limits: ResourceLimits;
+  /** Absolute path of a POSIX shell inside, for the small wrapper that starts the bridge. */
+  shell: string;
+}
+
+/** A GiB, for readable constants. */
+const GIB = 1024 ** 3;
+const MIB = 1024 ** 2;
+
+/** Caps that fit a worker CLI plus a test runner; each is per process except the tmpfs sizes. */
+export const DEFAULT_LIMITS: Omit<ResourceLimits, "prlimit"> = {
+  // A test runner with workers and a language server stays well under this; a fork bomb does not.
+  processes: 1024,
+  // V8 (deno, node) needs about 1 GiB of data segment to start; 4 GiB leaves room for real test suites.
+  dataBytes: 4 * GIB,
+  // Larger than any source file or build artifact a task should produce.
+  fileBytes: 2 * GIB,
+  // Node and Deno test runners open many files at once; 4096 is the common hard default.
+  openFiles: 4096,
+};
+
+/** Room for test runners' temp files; a disk-fill attack stops here. */
+export const TMP_SIZE_BYTES = 1 * GIB;
+/** A worker's HOME holds its config and caches only. */
+export const HOME_SIZE_BYTES = 512 * MIB;
+
+/** What a backend reports it enforced, for state.json and the docs. */
+export interface Enforcement {
+  backend: BackendName;
+  /** Short names of the guarantees this backend gave this run. */
+  enforced: string[];
+  /** Guarantees it did not give, each with the reason. */
+  notEnforced: string[];
+}

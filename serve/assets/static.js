@@ -1,0 +1,27 @@
+// The snapshot's script, inlined under a CSP hash: show one run's details, filter rows. No data inside.
+"use strict";
+(() => {
+  for (const row of document.querySelectorAll("tr.detail")) row.hidden = true;
+  for (const a of document.querySelectorAll("[data-expand]")) a.setAttribute("aria-expanded", "false");
+  document.addEventListener("click", (e) => {
+    const target = e.target instanceof Element ? e.target.closest("[data-expand]") : null;
+    if (!target) return;
+    e.preventDefault();
+    const detail = document.getElementById(`detail-${target.getAttribute("data-expand")}`);
+    if (!detail) return;
+    detail.hidden = !detail.hidden;
+    target.setAttribute("aria-expanded", detail.hidden ? "false" : "true");
+    target.textContent = detail.hidden ? "▸" : "▾";
+  });
+  document.addEventListener("change", () => {
+    const caller = document.getElementById("filter-caller")?.value ?? "";
+    const status = document.getElementById("filter-status")?.value ?? "";
+    for (const row of document.querySelectorAll("tr.run")) {
+      const show = (!caller || row.getAttribute("data-caller") === caller) &&
+        (!status || row.getAttribute("data-status") === status);
+      row.hidden = !show;
+      const detail = document.getElementById(`detail-${row.getAttribute("data-run")}`);
+      if (detail && !show) detail.hidden = true;
+    }
+  });
+})();

@@ -1,0 +1,71 @@
+/**
+ * The dashboard's data, shared by the live server and the snapshot: one page
+ * of runs and the totals from the index, the expanded runs' files, and the
+ * connections probe. Totals are cached until the index changes.
+ */
+import type { EnvReader, SpotPaths } from "../run/paths.ts";
+import type { IndexTotals, RunIndex } from "../run/run_index.ts";
+import type { Config } from "../schemas/config.ts";
+import { type Connections, probeConnections, type VersionRunner } from "./connections.ts";
+import type { DashQuery } from "./dash_query.ts";
+import { loadRunDetail, type RunDetail } from "./detail.ts";
+import type { RunsView } from "./view_runs.ts";
+
+export interface DashboardSource {
+  paths: SpotPaths;
+  config: Config;
+  env: EnvReader;
+  index: RunIndex;
+  now?: () => Date;
+  runVersion?: VersionRunner;
+}
+
+export class Dashboard {
+  #totals: { generation: string; value: IndexTotals } | null = null;
+  #connections: Promise<Connections> | null = null;
+  readonly now: () => Date;
+
+  constructor(readonly source: DashboardSource) {
+    this.now = source.now ?? (() => new Date());
+  }
+
+  totals(): IndexTotals {
+    const generation = this.source.index.generation();
+    if (this.#totals?.generation !== generation) {
+      this.#totals = { generation, value: this.source.index.totals() };
+    }
+    return this.#totals.value;
+  }
+
+  async runs(query: DashQuery): Promise<RunsView> {
+    const index = this.source.index;
+    await index.refresh();
+    const filter = { caller: query.caller, status: query.status };
+    const entries = index.page({ ...filter, limit: query.limit, offset: (query.page - 1) * query.limit });
+    const details = new Map<string, RunDetail | null>();
+    await Promise.all(
+      query.expand.map(async (id) => details.set(id, await loadRunDetail(this.source.paths, id))),
+    );
+    return { query, totals: this.totals(), entries, total: index.count(filter), details };
+  }
+
+  /** The last probe, or a new one when none ran yet or `fresh` asks for it. */
+  connections(fresh = false): Promise<Connections> {
+    if (fresh || !this.#connections) {
+      const probe = this.source.index.refresh().then(() =>
+        probeConnections({
+          config: this.source.config,
+          env: this.source.env,
+          usedProfiles: this.source.index.profilesUsed(),
+          now: () => this.now().toISOString(),
+          runVersion: this.source.runVersion,
+        })
+      );
+      this.#connections = probe;
+      probe.catch(() => {
+        if (this.#connections === probe) this.#connections = null;
+      });
+    }
+    return this.#connections;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * `spot monitor`: one tmux pane per active run, each following its
+ * worker.log, tiled in one session. Re-running adds panes for runs that
+ * became active and attaches again; `--list` only tells, `--kill` tears down.
+ */
+import { join } from "node:path";
+import { SpotError } from "../errors.ts";
+import type { EnvReader, SpotPaths } from "../run/paths.ts";
+import type { RunIndex } from "../run/run_index.ts";
+import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
+import { which } from "../sandbox/which.ts";
+
+export const DEFAULT_SESSION = "spot-monitor";
+/** More panes than this are too small to read; the rest are listed, not shown. */
+export const DEFAULT_MAX_PANES = 9;
+/** A run with no active status still counts while its worker.log changed this recently. */
+export const FRESH_MS = 10 * 60_000;
+/** Lines of history each pane starts with. */
+const TAIL_LINES = 100;
+
+export interface MonitoredRun {
+  runId: string;
+  status: string | null;
+  log: string;
+  why: "active status" | "worker.log changed in the last 10 minutes";
+}
+
+export interface MonitorOptions {
+  paths: SpotPaths;
+  index: RunIndex;
+  env: EnvReader;
+  list?: boolean;
+  kill?: boolean;
+  now?: () => number;
+}
+
+/** Active runs, and runs whose worker.log changed lately (Deno.stat: the same on Linux and macOS). */
+export async function monitoredRuns(
+  paths: SpotPaths,
+  index: RunIndex,
+  now = Date.now(),
+): Promise<MonitoredRun[]> {
+  await index.refresh();
+  const status = new Map(
+    index.summaries({ active: true }).map((
+      s,
+    ) => [(s as { runId: string }).runId, (s as { status: string }).status]),
+  );
+  const out: MonitoredRun[] = [];
+  try {
+    for await (const entry of Deno.readDir(paths.runsDir)) {
+      if (!entry.isDirectory) continue;
+      const log = join(paths.runsDir, entry.name, "worker.log");
+      if (status.has(entry.name)) {
+        out.push({ runId: entry.name, status: status.get(entry.name)!, log, why: "active status" });
+        continue;
+      }
+      const mtime = await Deno.stat(log).then((i) => i.mtime?.getTime() ?? 0, () => 0);
+      if (mtime > 0 && now - mtime < FRESH_MS) {
+        out.push({ runId: entry.name, status: null, log, why: "worker.log changed in the last 10 minutes" });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return out.sort((a, b) => a.runId.localeCompare(b.runId));
+}
+
+/** Single-quotes a word for the shell tmux hands pane commands to. */
+export function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+export function paneCommand(run: MonitoredRun): string {
+  return `printf '%s\\n' ${shellQuote(`== spot run ${run.runId} ==`)}; exec tail -n ${TAIL_LINES} -F ${
+    shellQuote(run.log)
+  }`;
+}
+
+/** The tmux commands that add `runs` to `session`, creating it when `create` is set. Pure. */
+export function tmuxPlan(session: string, runs: MonitoredRun[], create: boolean): string[][] {
+  const plan: string[][] = [];
+  runs.forEach((run, i) => {
+    plan.push(
+      create && i === 0
+        ? ["new-session", "-d", "-s", session, "-x", "220", "-y", "60", paneCommand(run)]
+        : ["split-window", "-t", session, paneCommand(run)],
+    );
+    plan.push(["select-pane", "-t", session, "-T", run.runId]);
+    // Tile after every split, or the next split may find no room.
+    plan.push(["select-layout", "-t", session, "tiled"]);
+  });
+  if (create && runs.length > 0) {
+    plan.push(["set-option", "-t", session, "mouse", "on"]);
+    plan.push(["set-option", "-t", session, "pane-border-status", "top"]);
+  }
+  return plan;
+}
+
+class Tmux {
+  constructor(
+    readonly binary: string,
+    readonly socket: string | undefined,
+    readonly env: Record<string, string>,
+  ) {}
+
+  run(args: string[]): Promise<ProcessResult> {
+    const argv = [this.binary, ...(this.socket ? ["-L", this.socket] : []), ...args];
+    // The tmux server daemonizes into its own session; it must outlive this client.
+    return spawnProcess(argv, { env: this.env, timeoutMs: 10_000, reapGroup: false });
+  }
+
+  async must(args: string[]): Promise<ProcessResult> {
+    const r = await this.run(args);
+    if (r.exitCode !== 0) {
+      throw new SpotError(
+        "MONITOR_FAILED",
+        `tmux ${args[0]} failed: ${(r.stderr || r.spawnError || "").trim()}`,
+        {
+          details: { argv: args },
+        },
+      );
+    }
+    return r;
+  }
+}
+
+function tmuxFor(env: EnvReader): Tmux {
+  const binary = which(env("PI_MONITOR_TMUX") ?? "tmux", env("PATH") ?? "");
+  if (!binary) {
+    throw new SpotError("MONITOR_FAILED", "Cannot monitor runs: tmux is not installed", {
+      details: { hint: "install tmux (apt install tmux, brew install tmux), or follow one run with tail -F" },
+    });
+  }
+  const pass: Record<string, string> = { TERM: env("TERM") || "xterm-256color" };
+  for (const name of ["PATH", "HOME", "LANG", "TMUX_TMPDIR", "TMUX"]) {
+    const value = env(name);
+    if (value) pass[name] = value;
+  }
+  return new Tmux(binary, env("PI_MONITOR_SOCKET") || undefined, pass);
+}
+
+export async function monitor(o: MonitorOptions) {
+  const session = o.env("PI_MONITOR_SESSION") || DEFAULT_SESSION;
+  const max = Number(o.env("PI_MONITOR_MAX")) || DEFAULT_MAX_PANES;
+  const runs = await monitoredRuns(o.paths, o.index, (o.now ?? Date.now)());
+  if (o.list) return { session, runs, shown: Math.min(runs.length, max) };
+  const tmux = tmuxFor(o.env);
+  const exists = (await tmux.run(["has-session", "-t", session])).exitCode === 0;
+  if (o.kill) {
+    if (exists) await tmux.must(["kill-session", "-t", session]);
+    return { session, killed: exists };
+  }
+  let titles = new Set<string>();
+  if (exists) {
+    const panes = await tmux.must(["list-panes", "-t", session, "-F", "#{pane_title}"]);
+    titles = new Set(panes.stdout.split("\n").map((l) => l.trim()));
+  }
+  const room = Math.max(0, max - titles.size);
+  const added = runs.filter((r) => !titles.has(r.runId)).slice(0, room);
+  for (const step of tmuxPlan(session, added, !exists)) {
+    // Cosmetic options may be missing from an old tmux; the panes themselves must exist.
+    if (step[0] === "set-option") await tmux.run(step);
+    else await tmux.must(step);
+  }
+  const live = exists || added.length > 0;
+  let attached = false;
+  if (live && o.env("TMUX")) attached = (await tmux.run(["switch-client", "-t", session])).exitCode === 0;
+  const socket = o.env("PI_MONITOR_SOCKET");
+  return {
+    session,
+    runs,
+    created: !exists && added.length > 0,
+    added: added.map((r) => r.runId),
+    attached,
+    attach: live ? `tmux ${socket ? `-L ${socket} ` : ""}attach -t ${session}` : null,
+  };
+}

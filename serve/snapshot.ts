@@ -1,0 +1,58 @@
+/** `spot dashboard`: the same view as one self-contained HTML file, for sharing or reading offline. */
+import { join } from "node:path";
+import type { EnvReader, SpotPaths } from "../run/paths.ts";
+import type { RunIndex } from "../run/run_index.ts";
+import { writeTextAtomic } from "../run/files.ts";
+import type { Config } from "../schemas/config.ts";
+import type { VersionRunner } from "./connections.ts";
+import { Dashboard } from "./dashboard.ts";
+import { DashQuery } from "./dash_query.ts";
+import { int } from "./view_format.ts";
+import { renderConnections } from "./view_connections.ts";
+import { renderStaticPage } from "./view_page.ts";
+import { renderRunsPanel } from "./view_runs.ts";
+
+/** The newest runs the file holds, each with its details; older ones are counted, not shown. */
+export const SNAPSHOT_ROWS = 200;
+
+export interface SnapshotOptions {
+  paths: SpotPaths;
+  config: Config;
+  env: EnvReader;
+  index: RunIndex;
+  output?: string;
+  now?: () => Date;
+  runVersion?: VersionRunner;
+}
+
+export function defaultSnapshotPath(paths: SpotPaths): string {
+  return join(paths.stateRoot, "dashboard.html");
+}
+
+export async function renderSnapshot(
+  o: SnapshotOptions,
+): Promise<{ html: string; runs: number; total: number }> {
+  const dashboard = new Dashboard(o);
+  await o.index.refresh();
+  const ids = o.index.page({ limit: SNAPSHOT_ROWS }).map((e) => e.summary.runId);
+  const query = DashQuery.parse({ limit: SNAPSHOT_ROWS });
+  const view = await dashboard.runs({ ...query, expand: ids });
+  const shown = view.entries.length;
+  view.snapshotNote = shown < view.total
+    ? `The newest ${int(shown)} of ${int(view.total)} runs; \`spot serve\` shows them all.`
+    : `${int(shown)} run(s).`;
+  const connections = await dashboard.connections().catch(() => null);
+  const generatedAt = dashboard.now().toISOString();
+  const html = await renderStaticPage(
+    { runs: renderRunsPanel(view), connections: renderConnections(connections) },
+    generatedAt,
+  );
+  return { html, runs: shown, total: view.total };
+}
+
+export async function writeSnapshot(o: SnapshotOptions) {
+  const output = o.output ?? defaultSnapshotPath(o.paths);
+  const { html, runs, total } = await renderSnapshot(o);
+  await writeTextAtomic(output, html);
+  return { output, runs, total, bytes: new TextEncoder().encode(html).length };
+}
