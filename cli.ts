@@ -113,6 +113,7 @@ program.command("prepare").description("Check a contract, choose a worker and bu
     parseBool,
   )
   .option("--select-model <bool>", "true: pick only the model of the routed profile interactively", parseBool)
+  .option("--sandbox <mode>", "OS sandbox: auto (bwrap when usable, else refuse), bwrap, or none (opt out)")
   .action((o) =>
     verb(
       "prepare",
@@ -125,6 +126,7 @@ program.command("prepare").description("Check a contract, choose a worker and bu
           usageStart: o.usageStart ?? o.codexStart,
           selectWorker: o.selectWorker,
           selectModel: o.selectModel,
+          sandbox: o.sandbox,
         }),
     )
   );
@@ -268,6 +270,12 @@ id(
   .option("--hunks", "only the hunks of the review guide")
   .action((o) => verb("diff", o, (ctx) => diffRun(ctx, o.id, { hunks: o.hunks })));
 // @commands:gates (diff)
+program.command("sandbox").description("Show which OS sandbox a run gets here and why (exit 4 if none)")
+  .option("--sandbox <mode>", "check this choice instead of the config's: auto, bwrap or none")
+  .action(async (o) => {
+    const { describeSandbox } = await import("./run/sandbox_verb.ts");
+    await verb("sandbox", o, (ctx) => describeSandbox(ctx, o));
+  });
 // @commands:sandbox (sandbox flags)
 
 async function main(argv: string[]): Promise<number> {

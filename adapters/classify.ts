@@ -18,10 +18,16 @@ export interface ClassifyHints {
 
 const AUTH =
   /invalid api[ _-]?key|incorrect api key|invalid x-api-key|unauthori[sz]ed|unauthenticated|not logged in|login required|authentication[ _](failed|error)|missing environment variable|api key (is )?(missing|not set|not valid)/i;
-const AUTH_CODES = new Set(["invalid_api_key", "authentication_error", "unauthenticated", "permission_denied"]);
+const AUTH_CODES = new Set([
+  "invalid_api_key",
+  "authentication_error",
+  "unauthenticated",
+  "permission_denied",
+]);
 const CONFIG =
   /error loading config|invalid config|configuration (file )?is invalid|unknown (option|argument|flag)|unexpected argument|no such option|is no longer supported|ConfigInvalidError/i;
-const MODEL_MISSING = /\bmodel\b.*\b(does not exist|not found|is not supported|may not exist)\b|model_not_found/i;
+const MODEL_MISSING =
+  /\bmodel\b.*\b(does not exist|not found|is not supported|may not exist)\b|model_not_found/i;
 const CAPABILITY =
   /does not support (tools|tool use|tool calling|function calling|images|image input|vision)|(tools?|function calling|tool_use|image input) (is |are )?not supported|context[ _]length[ _]exceeded|maximum context length|prompt is too long/i;
 /** A rolling usage window (hours, days): it ends at a known time, unlike an empty balance. */

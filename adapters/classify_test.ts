@@ -52,14 +52,17 @@ Deno.test("classify tells quota from rate limit by the body code when the status
   equal(classify("Too Many Requests", { status: 429, code: "insufficient_quota" }).code, "quota");
   equal(classify("Too Many Requests", { status: 429, code: "rate_limit_exceeded" }).code, "rate_limit");
   equal(classify("Too Many Requests", { status: 429 }).code, "rate_limit");
-  const body = '429 {"error":{"message":"Slow down","type":"insufficient_quota","code":"insufficient_quota"}}';
+  const body =
+    '429 {"error":{"message":"Slow down","type":"insufficient_quota","code":"insufficient_quota"}}';
   equal(classify(body).code, "quota");
 });
 
 Deno.test("classify reads a Gemini zero limit as quota and a per-minute exhaustion as rate limit", () => {
-  const zero = "[API Error: You exceeded your current quota.\n* Quota exceeded for metric: x, limit: 0, model: m]";
+  const zero =
+    "[API Error: You exceeded your current quota.\n* Quota exceeded for metric: x, limit: 0, model: m]";
   equal(classify(zero).code, "quota");
-  const perMinute = "[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 0.05s.]" +
+  const perMinute =
+    "[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 0.05s.]" +
     "\nPlease wait and try again later. To increase your limits, request a quota increase";
   equal(classify(perMinute).code, "rate_limit");
   equal(classify("Quota exceeded for metric requests per minute, limit: 15").code, "rate_limit");
@@ -73,7 +76,10 @@ Deno.test("classify makes a usage window with a reset time quota_window and keep
     resetAt: "2026-01-01T00:00:00.000Z",
   });
   equal(classify("5-hour limit reached ∙ resets 3pm (Europe/Berlin)").resetAt, "3pm (Europe/Berlin)");
-  equal(classify("You've hit your usage limit. Upgrade to Pro or try again in 4 days 3 hours.").code, "quota_window");
+  equal(
+    classify("You've hit your usage limit. Upgrade to Pro or try again in 4 days 3 hours.").code,
+    "quota_window",
+  );
   equal(classify("Usage limit reached. It will reset in 3 hours").code, "quota_window");
   // A per-minute rate limit also says "try again in": it is not a window.
   equal(classify("Rate limit reached for requests per min. Please try again in 2s.").code, "rate_limit");
@@ -92,7 +98,8 @@ Deno.test("classify keeps codex and claude wording in their classes", () => {
   equal(classify("Quota exceeded. Check your plan and billing details.").code, "quota");
   equal(classify("exceeded retry limit, last status: 429 Too Many Requests").code, "rate_limit");
   equal(classify("Invalid API key · Fix external API key", { status: 401 }).code, "auth");
-  const model = "There's an issue with the selected model (m). It may not exist or you may not have access to it.";
+  const model =
+    "There's an issue with the selected model (m). It may not exist or you may not have access to it.";
   equal(classify(model, { status: 404 }).code, "model_not_found");
   equal(classify("stream disconnected before completion: idle timeout waiting for SSE").code, "timeout");
 });

@@ -17,16 +17,20 @@ const DENIED_TOOLS = "Bash,WebFetch,WebSearch,Task,Agent";
 function plan(spec: LaunchSpec): LaunchPlan {
   const { baseUrl, model } = spec.profile;
   const timeout = seconds(spec.profile.requestTimeoutSeconds);
-  const env = withKey({
-    ...homeEnv(spec),
-    ...(baseUrl ? { ANTHROPIC_BASE_URL: withoutV1(baseUrl) } : {}),
-    CLAUDE_CODE_MAX_RETRIES: String(spec.profile.maxRetries ?? DEFAULT_RETRIES),
-    ...(timeout ? { API_TIMEOUT_MS: String(timeout) } : {}),
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_ERROR_REPORTING: "1",
-  }, spec, ["ANTHROPIC_API_KEY"]);
+  const env = withKey(
+    {
+      ...homeEnv(spec),
+      ...(baseUrl ? { ANTHROPIC_BASE_URL: withoutV1(baseUrl) } : {}),
+      CLAUDE_CODE_MAX_RETRIES: String(spec.profile.maxRetries ?? DEFAULT_RETRIES),
+      ...(timeout ? { API_TIMEOUT_MS: String(timeout) } : {}),
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+    },
+    spec,
+    ["ANTHROPIC_API_KEY"],
+  );
   const readOnly = spec.phase === "self-review";
   return {
     argv: [

@@ -7,7 +7,18 @@
 import type { WorkerEvent } from "../schemas/events.ts";
 import { classify } from "./classify.ts";
 import { finishStream } from "./finish.ts";
-import { argsOf, cap, count, isObject, type Json, jsonLine, objects, spend, str, textOf } from "./stream_util.ts";
+import {
+  argsOf,
+  cap,
+  count,
+  isObject,
+  type Json,
+  jsonLine,
+  objects,
+  spend,
+  str,
+  textOf,
+} from "./stream_util.ts";
 import type { ParseState, WorkerExit, WorkerOutcome } from "./types.ts";
 
 export interface ClaudeDialect {
@@ -48,7 +59,9 @@ function result(event: Json, state: ParseState, dialect: ClaudeDialect): WorkerE
   state.finished = true;
   const u = isObject(event.usage) ? event.usage : {};
   const cacheRead = count(u.cache_read_input_tokens);
-  const input = dialect.inputIncludesCache ? Math.max(0, count(u.input_tokens) - cacheRead) : count(u.input_tokens);
+  const input = dialect.inputIncludesCache
+    ? Math.max(0, count(u.input_tokens) - cacheRead)
+    : count(u.input_tokens);
   const cost = typeof event.total_cost_usd === "number" ? event.total_cost_usd : 0;
   const events = spend(state, {
     input,
@@ -82,7 +95,8 @@ function system(event: Json): WorkerEvent[] {
   return [];
 }
 
-function parseEvent(event: Json, state: ParseState, dialect: ClaudeDialect): WorkerEvent[] {
+/** One Claude-shaped event (system, assistant, user, result). */
+export function claudeEvent(event: Json, state: ParseState, dialect: ClaudeDialect): WorkerEvent[] {
   const message = isObject(event.message) ? event.message : {};
   switch (event.type) {
     case "system":
@@ -98,20 +112,26 @@ function parseEvent(event: Json, state: ParseState, dialect: ClaudeDialect): Wor
   }
 }
 
-const KNOWN = new Set(["system", "assistant", "user", "result", "stream_event"]);
+export const CLAUDE_TYPES: ReadonlySet<string> = new Set([
+  "system",
+  "assistant",
+  "user",
+  "result",
+  "stream_event",
+]);
 
 /** One stdout line; a line holding a JSON array (the `json` output format) is read as its events in order. */
 export function parseClaudeLine(line: string, state: ParseState, dialect: ClaudeDialect): WorkerEvent[] {
   const value = jsonLine(line, state);
   const events = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : [];
-  if (events.length === 0 || !events.some((e) => KNOWN.has(str(e.type) ?? ""))) {
+  if (events.length === 0 || !events.some((e) => CLAUDE_TYPES.has(str(e.type) ?? ""))) {
     if (value !== undefined) state.badLines++;
     return [];
   }
   return events.flatMap((event) => {
-    if (!KNOWN.has(str(event.type) ?? "")) return [];
+    if (!CLAUDE_TYPES.has(str(event.type) ?? "")) return [];
     state.events++;
-    return parseEvent(event, state, dialect);
+    return claudeEvent(event, state, dialect);
   });
 }
 

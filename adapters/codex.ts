@@ -12,6 +12,15 @@ import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.
 const DEFAULT_RETRIES = 2;
 const EFFORTS = new Set(["minimal", "low", "medium", "high", "xhigh"]);
 
+/**
+ * codex's own sandbox confines its commands to the worktree; inside spot's OS sandbox it would nest
+ * and every write would fail, so there spot's sandbox is the only one.
+ */
+function sandboxMode(spec: LaunchSpec): string {
+  if (spec.osSandbox) return "danger-full-access";
+  return spec.phase === "self-review" ? "read-only" : "workspace-write";
+}
+
 /** TOML basic strings take JSON's escapes. */
 const q = (value: string) => JSON.stringify(value);
 
@@ -23,7 +32,7 @@ export function codexConfig(spec: LaunchSpec): string {
     `model = ${q(model)}`,
     `model_provider = ${q(baseUrl ? provider : "openai")}`,
     `approval_policy = "never"`,
-    `sandbox_mode = ${q(spec.phase === "self-review" ? "read-only" : "workspace-write")}`,
+    `sandbox_mode = ${q(sandboxMode(spec))}`,
     `check_for_update_on_startup = false`,
     ...(thinking && EFFORTS.has(thinking) ? [`model_reasoning_effort = ${q(thinking)}`] : []),
     "",
@@ -54,7 +63,11 @@ export function codexConfig(spec: LaunchSpec): string {
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const codexHome = join(spec.homeDir, ".codex");
-  const env = withKey({ ...homeEnv(spec), CODEX_HOME: codexHome }, spec, spec.profile.baseUrl ? [] : ["OPENAI_API_KEY"]);
+  const env = withKey(
+    { ...homeEnv(spec), CODEX_HOME: codexHome },
+    spec,
+    spec.profile.baseUrl ? [] : ["OPENAI_API_KEY"],
+  );
   return {
     argv: [
       spec.binary,

@@ -55,7 +55,13 @@ function completed(item: Json, state: ParseState): WorkerEvent[] {
       }];
     case "file_change": {
       const paths = objects(item.changes).map((c) => `${c.kind} ${c.path}`).join(", ");
-      return [{ type: "worker_tool_result", id, name: "apply_patch", ok: item.status === "completed", output: paths }];
+      return [{
+        type: "worker_tool_result",
+        id,
+        name: "apply_patch",
+        ok: item.status === "completed",
+        output: paths,
+      }];
     }
     case "mcp_tool_call":
       return [{ type: "worker_tool_result", id, name: str(item.tool), ok: item.status === "completed" }];

@@ -30,9 +30,13 @@ export function finishStream(exit: WorkerExit, state: ParseState, verdict: Strea
     ...spent,
   });
   const tail = exit.stderrTail.trim() === "" ? "" : `: ${exit.stderrTail.trim().slice(-500)}`;
-  const how = exit.signal !== null ? `was killed by signal "${exit.signal}"` : `exited with code ${exit.exitCode}`;
+  const how = exit.signal !== null
+    ? `was killed by signal "${exit.signal}"`
+    : `exited with code ${exit.exitCode}`;
 
-  if (exit.cancelled) return failed({ code: "cancelled", class: "permanent", message: "Worker was cancelled" });
+  if (exit.cancelled) {
+    return failed({ code: "cancelled", class: "permanent", message: "Worker was cancelled" });
+  }
   if (exit.timedOut) return failed({ code: "timeout", class: "transient", message: "Worker timed out" });
   if (state.failure) return failed(state.failure);
   if (state.tui) {
@@ -49,10 +53,38 @@ export function finishStream(exit: WorkerExit, state: ParseState, verdict: Strea
   }
   if (crashed) return failed({ code: "cli_crash", class: "transient", message: `Worker ${how}${tail}` });
   if (verdict.needsEnd && !state.finished) {
-    return failed({ code: "cli_crash", class: "transient", message: `Worker ${how} without finishing its turn${tail}` });
+    return failed({
+      code: "cli_crash",
+      class: "transient",
+      message: `Worker ${how} without finishing its turn${tail}`,
+    });
   }
   if (!verdict.ok) {
-    return failed({ code: "cli_crash", class: "permanent", message: `Worker stopped without success${tail}` });
+    return failed({
+      code: "cli_crash",
+      class: "permanent",
+      message: `Worker stopped without success${tail}`,
+    });
   }
   return { ok: true, text: state.lastText, ...spent };
+}
+
+/**
+ * The outcome of a worker the watchdog killed for silence: a question or
+ * permission prompt it was waiting on makes it ask_hang (a setup problem that
+ * a retry will not fix); otherwise it is no_progress.
+ */
+export function finishIdle(outcome: WorkerOutcome, state: ParseState, idleSeconds: number): WorkerOutcome {
+  const failure: WorkerFailure = state.pendingAsk
+    ? {
+      code: "ask_hang",
+      class: "blocking",
+      message: `The worker waited ${idleSeconds}s on a prompt nobody can answer: ${state.pendingAsk}`,
+    }
+    : {
+      code: "no_progress",
+      class: "transient",
+      message: `The worker showed no progress (no event, no token, no file change) for ${idleSeconds}s`,
+    };
+  return { ...outcome, ok: false, failure };
 }

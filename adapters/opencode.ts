@@ -27,16 +27,20 @@ export const OPENCODE_DETECT: DetectInfo = {
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const configFile = join(spec.homeDir, "opencode", "opencode.json");
-  const env = withKey({
-    ...homeEnv(spec),
-    OPENCODE_CONFIG: configFile,
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_SHARE: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-    OPENCODE_DISABLE_CLAUDE_CODE: "1",
-  }, spec, []);
+  const env = withKey(
+    {
+      ...homeEnv(spec),
+      OPENCODE_CONFIG: configFile,
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    },
+    spec,
+    [],
+  );
   const { provider, model } = spec.profile;
   return {
     argv: [
@@ -47,7 +51,10 @@ function plan(spec: LaunchSpec): LaunchPlan {
     ],
     env,
     files: [
-      { path: configFile, content: JSON.stringify(opencodeConfig(spec, "https://opencode.ai/config.json"), null, 2) },
+      {
+        path: configFile,
+        content: JSON.stringify(opencodeConfig(spec, "https://opencode.ai/config.json"), null, 2),
+      },
       tmpDirFile(spec),
     ],
   };

@@ -48,9 +48,8 @@ function errorEvent(event: Json, state: ParseState): WorkerEvent[] {
   const message = str(data.message) ?? str(error.message) ?? str(error.name) ?? "opencode reported an error";
   const body = str(data.responseBody) ?? "";
   const status = typeof data.statusCode === "number" ? data.statusCode : undefined;
-  const failure = classify(body ? `${message} ${body}` : message, { status });
-  state.failure = { ...failure, message };
-  if (failure.resetAt) state.failure.resetAt = failure.resetAt;
+  // The body holds the provider's code (insufficient_quota vs rate_limit_exceeded); the message stays clean.
+  state.failure = { ...classify(body ? `${message} ${body}` : message, { status }), message };
   state.lastError = message;
   return [{ type: "worker_error", message }];
 }

@@ -89,7 +89,9 @@ function plan(spec: LaunchSpec): LaunchPlan {
 
 /** `pi --list-models` prints a table: provider, model, then details. */
 export function parsePiModels(stdout: string): string[] {
-  return stdout.split("\n").slice(1).map((l) => l.trim().split(/\s+/)).filter((c) => c.length >= 2 && c[1] !== "")
+  return stdout.split("\n").slice(1).map((l) => l.trim().split(/\s+/)).filter((c) =>
+    c.length >= 2 && c[1] !== ""
+  )
     .map((c) => `${c[0]}/${c[1]}`);
 }
 

@@ -25,7 +25,11 @@ export function tmpDirFile(spec: LaunchSpec): { path: string; content: string } 
 }
 
 /** Puts the key under each name the CLI reads; argv is world-readable and files outlive the run. */
-export function withKey(env: Record<string, string>, spec: LaunchSpec, names: string[]): Record<string, string> {
+export function withKey(
+  env: Record<string, string>,
+  spec: LaunchSpec,
+  names: string[],
+): Record<string, string> {
   if (spec.apiKey === undefined) return env;
   const out = { ...env };
   for (const name of new Set([spec.profile.apiKeyEnv, ...names].filter((n): n is string => !!n))) {
@@ -51,6 +55,8 @@ export function seconds(value: number | undefined): number | undefined {
 
 /** The prompt for CLIs that take it on argv only; spot passes the text beside the file. */
 export function promptText(spec: LaunchSpec): string {
-  if (spec.prompt === undefined) throw new TypeError(`Cannot plan a ${spec.profile.adapter} launch without the prompt text`);
+  if (spec.prompt === undefined) {
+    throw new TypeError(`Cannot plan a ${spec.profile.adapter} launch without the prompt text`);
+  }
   return spec.prompt;
 }

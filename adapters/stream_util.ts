@@ -18,7 +18,8 @@ export const cap = (text: string): string => text.length > OUTPUT_CAP ? text.sli
 // deno-lint-ignore no-control-regex
 const TUI = /\x1b\[\?1049h|\x1b\[\?25l|\x1b\[2J|Raw mode is not supported|not a tty|Inappropriate ioctl/i;
 /** Headless CLIs that meet a permission prompt say so in plain text before they stall or reject. */
-const ASK = /permission requested|waiting for (your )?(approval|confirmation|input)|\(y\/n\)|\[y\/N\]|do you want to (proceed|allow)/i;
+const ASK =
+  /permission requested|waiting for (your )?(approval|confirmation|input)|\(y\/n\)|\[y\/N\]|do you want to (proceed|allow)/i;
 
 /** Parses one stdout line as a JSON value; other text is counted and checked for TUI and prompt signs. */
 export function jsonLine(line: string, state: ParseState): unknown {

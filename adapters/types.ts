@@ -72,6 +72,8 @@ export interface LaunchSpec {
   baseEnv: Record<string, string>;
   /** The value of the profile's key variable, when there is one. */
   apiKey?: string;
+  /** The launch runs inside spot's OS sandbox: a CLI's own sandbox would nest and fail, so it stands down. */
+  osSandbox?: boolean;
 }
 
 export interface LaunchPlan {

@@ -11,7 +11,13 @@
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { createApp } from "../serve/app.ts";
-import { type FixtureHome, fixtureHome, fixtureState, settle, writeFixtureRun } from "../serve/fixture_runs.ts";
+import {
+  type FixtureHome,
+  fixtureHome,
+  fixtureState,
+  settle,
+  writeFixtureRun,
+} from "../serve/fixture_runs.ts";
 import type { Status } from "../schemas/run_state.ts";
 import { CLI, ROOT } from "../tests/helpers.ts";
 
@@ -37,11 +43,14 @@ async function populate(h: FixtureHome, n: number): Promise<void> {
     const at = new Date(start + i * 60_000).toISOString();
     // Three runs in flight, whatever the history.
     const status: Status = i >= n - 3 ? "running" : STATUSES[i % STATUSES.length];
-    batch.push(writeFixtureRun(h.paths, fixtureState(`run-${String(i).padStart(5, "0")}`, {
-      status,
-      caller: CALLERS[i % CALLERS.length],
-      updatedAt: at,
-    }, at)));
+    batch.push(writeFixtureRun(
+      h.paths,
+      fixtureState(`run-${String(i).padStart(5, "0")}`, {
+        status,
+        caller: CALLERS[i % CALLERS.length],
+        updatedAt: at,
+      }, at),
+    ));
     if (batch.length >= 200) await Promise.all(batch.splice(0));
   }
   await Promise.all(batch);
@@ -78,7 +87,16 @@ async function listMs(h: FixtureHome): Promise<number> {
   };
   const denoDir = Deno.env.get("DENO_DIR");
   if (denoDir) env.DENO_DIR = denoDir;
-  const argv = [Deno.execPath(), "run", "--allow-all", "--no-prompt", "--config", join(ROOT, "deno.json"), CLI, "list"];
+  const argv = [
+    Deno.execPath(),
+    "run",
+    "--allow-all",
+    "--no-prompt",
+    "--config",
+    join(ROOT, "deno.json"),
+    CLI,
+    "list",
+  ];
   const times: number[] = [];
   for (let i = 0; i < LIST_SAMPLES + 1; i++) {
     const t0 = performance.now();

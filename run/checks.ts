@@ -8,6 +8,7 @@ import { which } from "../sandbox/which.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "./context.ts";
 import { killProgram, runStep } from "./step_runner.ts";
+import { checkSandbox } from "./check_sandbox.ts";
 
 /** Names every check inherits from spot's own environment (the seed's list). */
 const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
@@ -57,9 +58,10 @@ export async function runChecks(
     };
   });
   const killBinary = killProgram(ctx);
+  const box = await checkSandbox(ctx, runId, cwd);
   const spec: VerifyStepSpec = {
     cwd,
-    commands,
+    commands: commands.map(box.wrap),
     maxChars: ctx.config.limits.maxCapturedCharsPerStream,
     killBinary,
   };
@@ -77,7 +79,7 @@ export async function runChecks(
       read: [cwd, ctx.store.dir(runId)],
       write: [],
       run: [
-        ...commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p)),
+        ...box.programs(commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p))),
         ...(killBinary ? [killBinary] : []),
       ],
       env: PASS_ENV,
@@ -86,6 +88,8 @@ export async function runChecks(
     spec,
     env,
     timeoutMs: (totalSeconds + 30) * 1000,
+    sandbox: box.level,
+    sandboxBackend: box.backend,
     onMessage: async (message: StepMessage) => {
       if (message.t !== "command") return;
       const original = task.verification[message.index];

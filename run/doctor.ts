@@ -7,9 +7,10 @@ import { resolve } from "node:path";
 import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
+import { resolveChoice } from "../sandbox/choose.ts";
+import { probeHere } from "./sandbox_run.ts";
 import { binaryEnvName } from "../registry/locate.ts";
 import { probeCli } from "../registry/probe.ts";
-import { which } from "../sandbox/which.ts";
 import { detectCaller } from "./caller.ts";
 import type { SpotContext } from "./context.ts";
 import { readContract } from "./contract_load.ts";
@@ -61,19 +62,20 @@ async function writable(dir: string): Promise<boolean> {
 
 async function baseChecks(ctx: SpotContext): Promise<Check[]> {
   const gitVersion = await git(["--version"], { cwd: ctx.cwd, allowFailure: true }).catch(() => null);
-  const bwrap = which("bwrap", ctx.env("PATH") ?? "");
+  // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
+  const sandbox = resolveChoice(ctx.config.sandbox, Deno.build.os, await probeHere(ctx));
   return [
     { name: "deno", ok: true, detail: Deno.version.deno },
     { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
     { name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot },
     { name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot },
-    {
-      name: "bubblewrap",
-      ok: true,
-      warn: !bwrap,
-      detail: bwrap ?? "bwrap not found: no OS sandbox on this machine",
-      fix: bwrap ? undefined : "install bubblewrap (Debian: apt-get install bubblewrap)",
-    },
+    sandbox.ok
+      ? {
+        name: "sandbox",
+        ok: true,
+        detail: `${sandbox.backend} (${sandbox.level}, config "${ctx.config.sandbox}")`,
+      }
+      : { name: "sandbox", ok: false, detail: sandbox.reason, fix: sandbox.fix },
   ];
 }
 

@@ -20,12 +20,15 @@ import { lockBlocking, tryLockRun, withLock } from "./lock.ts";
 import { routeForPrepare, type RouteOptions } from "./prepare_route.ts";
 import { recordLocks } from "./lock_snapshot.ts";
 import { recordEscapeBaseline } from "./escape_check.ts";
+import { decideSandbox } from "./sandbox_run.ts";
 
 export interface PrepareOptions extends RouteOptions {
   taskFile: string;
   profile?: string;
   model?: string;
   usageStart?: string;
+  /** `--sandbox`: auto, bwrap or none; overrides the config. */
+  sandbox?: string;
 }
 
 export interface PrepareResult {
@@ -109,6 +112,8 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
   const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
   if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
+  // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
+  const sandbox = await decideSandbox(ctx, { flag: options.sandbox, forwarder: !!choice.profile.baseUrl });
   const [fingerprint, identity] = await Promise.all([
     sourceFingerprint(task.repositoryRoot),
     userIdentity(task.repositoryRoot),
@@ -137,7 +142,8 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     adapter: choice.profile.adapter,
     provider: choice.profile.provider,
     model,
-    sandbox: "deno-permissions",
+    sandbox: sandbox.level,
+    sandboxDetails: sandbox.details,
     identity,
     revisionRound: 0,
     fallbackUsed: false,

@@ -33,6 +33,10 @@ export function summarize(s: RunState) {
     revisionRound: s.revisionRound,
     fallbackUsed: s.fallbackUsed,
     sandbox: s.sandbox,
+    /** What a person should read: the backend, or that the user opted out of an OS sandbox. */
+    sandboxBackend: s.sandboxDetails
+      ? (s.sandboxDetails.optedOut ? "none (opted out)" : s.sandboxDetails.backend)
+      : s.sandbox,
     implementationCommit: s.implementationCommit,
     integratedCommit: s.integratedCommit,
     sourceBranch: s.sourceBranch,

@@ -12,7 +12,17 @@ import type { RunState } from "../schemas/run_state.ts";
 import { readJsonFile } from "./files.ts";
 import type { SpotPaths } from "./paths.ts";
 import { ACTIVE, asRunState, type MetricsSavings, type RunEntry, toEntry } from "./run_entry.ts";
-import { entryFromRow, INDEX_SCHEMA, type Row, rowParams, SCHEMA_VERSION } from "./run_index_sql.ts";
+import {
+  entryFromRow,
+  INDEX_SCHEMA,
+  type IndexTotals,
+  readTotals,
+  type Row,
+  rowParams,
+  SCHEMA_VERSION,
+} from "./run_index_sql.ts";
+
+export type { IndexTotals };
 
 /** A folder mtime this close to now may change again within the same clock tick; check it again later. */
 const RACY_MS = 2_000;
@@ -31,21 +41,6 @@ export interface RunFilter {
 export interface RunPageQuery extends RunFilter {
   limit?: number;
   offset?: number;
-}
-
-export interface IndexTotals {
-  runs: number;
-  byCaller: Record<string, number>;
-  byStatus: Record<string, number>;
-  byFailure: Record<string, number>;
-  verification: { passed: number; failed: number; none: number };
-  tokensIn: number;
-  tokensOut: number;
-  tokensCached: number;
-  costUsd: number;
-  tokensAvoided: number;
-  /** Parent tokens and the avoided tokens of the same runs, over runs a parent meter covered. */
-  metered: { runs: number; parentTokensSpent: number; tokensAvoided: number };
 }
 
 interface Change {
@@ -319,6 +314,11 @@ export class RunIndex {
     return rows.map((r) => ({ runId: String(r.run_id), createdAt: String(r.created_at) }));
   }
 
+  statusOf(runId: string): string | null {
+    const row = this.#db.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId) as Row | undefined;
+    return row ? String(row.status) : null;
+  }
+
   /** Profile names any indexed run used. */
   profilesUsed(): Set<string> {
     const rows = this.#db.prepare("SELECT DISTINCT json_extract(summary, '$.profile') AS p FROM runs")
@@ -327,38 +327,7 @@ export class RunIndex {
   }
 
   totals(): IndexTotals {
-    const group = (column: string, extra = "") =>
-      Object.fromEntries(
-        (this.#db.prepare(`SELECT ${column} AS k, COUNT(*) AS n FROM runs ${extra} GROUP BY ${column}`)
-          .all() as Row[]).map((r) => [String(r.k), Number(r.n)]),
-      );
-    const sums = this.#db.prepare(
-      `SELECT COUNT(*) AS runs, TOTAL(tokens_in) AS ti, TOTAL(tokens_out) AS tout, TOTAL(tokens_cached) AS tc,
-        TOTAL(cost_usd) AS cost, TOTAL(tokens_avoided) AS avoided,
-        SUM(verification = 1) AS vp, SUM(verification = 0) AS vf,
-        SUM(parent_spent IS NOT NULL) AS mruns, TOTAL(parent_spent) AS pspent,
-        TOTAL(CASE WHEN parent_spent IS NOT NULL THEN tokens_avoided END) AS mavoided FROM runs`,
-    ).get() as Row;
-    const runs = Number(sums.runs);
-    const vp = Number(sums.vp ?? 0);
-    const vf = Number(sums.vf ?? 0);
-    return {
-      runs,
-      byCaller: group("caller"),
-      byStatus: group("status"),
-      byFailure: group("failure", "WHERE failure IS NOT NULL"),
-      verification: { passed: vp, failed: vf, none: runs - vp - vf },
-      tokensIn: Number(sums.ti),
-      tokensOut: Number(sums.tout),
-      tokensCached: Number(sums.tc),
-      costUsd: Number(sums.cost),
-      tokensAvoided: Number(sums.avoided),
-      metered: {
-        runs: Number(sums.mruns ?? 0),
-        parentTokensSpent: Number(sums.pspent),
-        tokensAvoided: Number(sums.mavoided),
-      },
-    };
+    return readTotals(this.#db);
   }
 }
 

@@ -1,5 +1,5 @@
 /** The index's table and the mapping between its rows and `RunEntry`. */
-import type { SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { RunEntry } from "./run_entry.ts";
 
 /** Bump when the table changes: an index of another version is dropped and rebuilt. */
@@ -70,5 +70,55 @@ export function entryFromRow(row: Row): RunEntry {
     tokensAvoided: Number(row.tokens_avoided),
     parentTokensSpent: row.parent_spent === null ? null : Number(row.parent_spent),
     reportAt: row.report_at === null ? null : String(row.report_at),
+  };
+}
+
+export interface IndexTotals {
+  runs: number;
+  byCaller: Record<string, number>;
+  byStatus: Record<string, number>;
+  byFailure: Record<string, number>;
+  verification: { passed: number; failed: number; none: number };
+  tokensIn: number;
+  tokensOut: number;
+  tokensCached: number;
+  costUsd: number;
+  tokensAvoided: number;
+  /** Parent tokens and the avoided tokens of the same runs, over runs a parent meter covered. */
+  metered: { runs: number; parentTokensSpent: number; tokensAvoided: number };
+}
+
+export function readTotals(db: DatabaseSync): IndexTotals {
+  const group = (column: string, extra = "") =>
+    Object.fromEntries(
+      (db.prepare(`SELECT ${column} AS k, COUNT(*) AS n FROM runs ${extra} GROUP BY ${column}`)
+        .all() as Row[]).map((r) => [String(r.k), Number(r.n)]),
+    );
+  const sums = db.prepare(
+    `SELECT COUNT(*) AS runs, TOTAL(tokens_in) AS ti, TOTAL(tokens_out) AS tout, TOTAL(tokens_cached) AS tc,
+      TOTAL(cost_usd) AS cost, TOTAL(tokens_avoided) AS avoided,
+      SUM(verification = 1) AS vp, SUM(verification = 0) AS vf,
+      SUM(parent_spent IS NOT NULL) AS mruns, TOTAL(parent_spent) AS pspent,
+      TOTAL(CASE WHEN parent_spent IS NOT NULL THEN tokens_avoided END) AS mavoided FROM runs`,
+  ).get() as Row;
+  const runs = Number(sums.runs);
+  const vp = Number(sums.vp ?? 0);
+  const vf = Number(sums.vf ?? 0);
+  return {
+    runs,
+    byCaller: group("caller"),
+    byStatus: group("status"),
+    byFailure: group("failure", "WHERE failure IS NOT NULL"),
+    verification: { passed: vp, failed: vf, none: runs - vp - vf },
+    tokensIn: Number(sums.ti),
+    tokensOut: Number(sums.tout),
+    tokensCached: Number(sums.tc),
+    costUsd: Number(sums.cost),
+    tokensAvoided: Number(sums.avoided),
+    metered: {
+      runs: Number(sums.mruns ?? 0),
+      parentTokensSpent: Number(sums.pspent),
+      tokensAvoided: Number(sums.mavoided),
+    },
   };
 }

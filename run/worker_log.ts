@@ -1,13 +1,22 @@
 /** The human view of the event union: one readable line per event, no raw JSON. */
 import type { SpotEvent } from "../schemas/events.ts";
 
-/** Terminal escapes and other control characters a worker could use to mess with a viewer. */
+/**
+ * Terminal escapes and other control characters a worker could use to mess with a viewer: CSI,
+ * OSC (OSC 52 writes the viewer's clipboard; an unterminated one is dropped to the end), their
+ * 8-bit forms, single-character escapes, C0 and C1 controls.
+ */
 const CONTROL =
   // deno-lint-ignore no-control-regex
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|(\x1b\]|\x9d)[^\x07\x1b\x9c]*(\x07|\x1b\\|\x9c|$)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 export function stripTerminal(text: string): string {
   return text.replace(CONTROL, "");
+}
+
+/** JSON would turn an escape into visible `\u001b` text; the sequence is dropped before it gets there. */
+function cleanStrings(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? stripTerminal(value) : value;
 }
 
 function clip(text: string, max = 400): string {
@@ -25,7 +34,7 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} [${event.phase}] says: ${clip(event.text)}`;
     case "worker_tool_call":
       return `${t} [${event.phase}] tool ${clip(event.name, 40)} ${
-        clip(JSON.stringify(event.input ?? {}), 200)
+        clip(JSON.stringify(event.input ?? {}, cleanStrings), 200)
       }`;
     case "worker_tool_result":
       return `${t} [${event.phase}] tool ${event.ok ? "ok" : "FAILED"}${

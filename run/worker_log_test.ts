@@ -59,15 +59,15 @@ Deno.test("renderWorkerLogLine() renders worker_tool_call with the tool name and
   );
 });
 
-Deno.test("renderWorkerLogLine() escapes control characters in tool input instead of printing them", () => {
+Deno.test("renderWorkerLogLine() drops terminal sequences from tool input instead of showing them as \\u001b text", () => {
   const out = line({
     ...w,
     type: "worker_tool_call",
     id: "t",
     name: `x${ESC}[2J`,
-    input: { s: `${ESC}[2J` },
+    input: { s: `${ESC}[2Jclear${ESC}]52;c;aGk=\x07`, n: [`a${ESC}[1mb`] },
   });
-  assert.equal(out, '08:09:10 [run] tool x {"s":"\\u001b[2J"}');
+  assert.equal(out, '08:09:10 [run] tool x {"s":"clear","n":["ab"]}');
 });
 
 Deno.test("renderWorkerLogLine() renders worker_tool_result ok with output and FAILED without", () => {
@@ -159,4 +159,11 @@ Deno.test({
   fn: () => {
     line({ ...w, type: "worker_result", ok: true, stopReason: `end${ESC}[2J\nFAKE 00:00:00 status x -> y` });
   },
+});
+
+Deno.test("stripTerminal() drops OSC 52 clipboard writes, terminated or not, and 8-bit escapes", () => {
+  assert.equal(stripTerminal(`a${ESC}]52;c;aGVsbG8=\x07b`), "ab");
+  assert.equal(stripTerminal(`a${ESC}]52;c;aGVsbG8=${ESC}\\b`), "ab");
+  assert.equal(stripTerminal(`a${ESC}]52;c;aGVsbG8=`), "a");
+  assert.equal(stripTerminal("a\x9b31mred\x9d0;title\x9cb"), "aredb");
 });

@@ -4,6 +4,7 @@
  * the adapter decide the outcome. A transient failure is retried once.
  */
 import { dirname, isAbsolute, join, relative } from "node:path";
+import { finishIdle } from "../adapters/finish.ts";
 import { getAdapter } from "../adapters/mod.ts";
 import {
   newParseState,
@@ -14,12 +15,14 @@ import {
 import { SpotError } from "../errors.ts";
 import { addUsage, type Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { which } from "../sandbox/which.ts";
+import { locateBinary } from "../registry/locate.ts";
 import type { StepMessage, WorkerStepSpec } from "../steps/protocol.ts";
 
 type ExitMessage = Extract<StepMessage, { t: "exit" }>;
 import type { SpotContext } from "./context.ts";
 import { killProgram, runStep } from "./step_runner.ts";
+import { reapLaunch } from "./worker_reap.ts";
+import { workerSandbox } from "./worker_sandbox.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -54,16 +57,17 @@ export function resolveAdapter(state: RunState): WorkerAdapter {
   return adapter;
 }
 
-/** The worker binary: profile, then PI_WORKER_<ADAPTER>_BIN, then the adapter default, on PATH. */
+/**
+ * The worker binary: profile, then PI_WORKER_<ADAPTER>_BIN, then the adapter default on PATH, then
+ * the adapter's candidate dirs under HOME (opencode's installer puts it in ~/.opencode/bin).
+ */
 export function resolveWorkerBinary(
   ctx: SpotContext,
   state: RunState,
   adapter: WorkerAdapter,
 ): string | null {
   const profile = ctx.config.profiles[state.profile];
-  const envName = `PI_WORKER_${state.adapter.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`;
-  const wanted = profile?.binary ?? ctx.env(envName) ?? adapter.defaultBinary;
-  return which(wanted, ctx.env("PATH") ?? "");
+  return locateBinary(state.adapter, adapter, { env: ctx.env, profileBinary: profile?.binary }).binary;
 }
 
 async function attempt(
@@ -81,6 +85,11 @@ async function attempt(
   if (profile?.apiKeyEnv && !apiKey) {
     return failure("auth", "blocking", `Cannot start the worker: credential ${profile.apiKeyEnv} is not set`);
   }
+  // A profile may need its own clock: a CLI that boots for 20 s needs a longer watchdog.
+  const limits = {
+    timeoutSeconds: profile?.limits?.workerTimeoutSeconds ?? ctx.config.limits.workerTimeoutSeconds,
+    idleSeconds: profile?.limits?.workerIdleSeconds ?? ctx.config.limits.workerIdleSeconds,
+  };
   const runDir = ctx.store.dir(state.runId);
   const homeDir = join(runDir, "homes", `${phase}-r${state.revisionRound}-a${n}`);
   await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
@@ -89,6 +98,13 @@ async function attempt(
     const value = ctx.env(name);
     if (value !== undefined) baseEnv[name] = value;
   }
+  // Under an OS sandbox the worker gets a placeholder key and the forwarder's base URL.
+  const sandbox = await workerSandbox(ctx, state, {
+    binary,
+    apiKey,
+    profile,
+    timeoutMs: limits.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
+  });
   const plan = adapter.plan({
     runId: state.runId,
     phase,
@@ -102,11 +118,13 @@ async function attempt(
       adapter: state.adapter,
       provider: state.provider,
       model: state.model,
+      ...sandbox.profile,
     },
     promptFile: prompt.file,
     prompt: prompt.text,
     baseEnv,
-    apiKey,
+    apiKey: sandbox.apiKey,
+    osSandbox: sandbox.os,
   });
   for (const file of plan.files) {
     const rel = relative(runDir, file.path);
@@ -119,13 +137,14 @@ async function attempt(
     await Deno.mkdir(dirname(file.path), { recursive: true });
     await Deno.writeTextFile(file.path, file.content, { mode: 0o600 });
   }
+  const launch = await sandbox.launch(plan, homeDir);
   const spec: WorkerStepSpec = {
-    argv: plan.argv,
+    argv: launch.argv,
     cwd: state.worktreePath,
-    envNames: Object.keys(plan.env),
+    envNames: Object.keys(launch.env),
     stdinFile: plan.stdinFile,
-    timeoutMs: ctx.config.limits.workerTimeoutSeconds * 1000,
-    idleMs: ctx.config.limits.workerIdleSeconds * 1000,
+    timeoutMs: limits.timeoutSeconds * 1000,
+    idleMs: limits.idleSeconds * 1000,
     rawStreamFile: join(runDir, "worker-stream.jsonl"),
     killBinary: killProgram(ctx),
   };
@@ -138,13 +157,15 @@ async function attempt(
     policy: {
       read: [state.worktreePath, runDir],
       write: [state.worktreePath, runDir],
-      run: [binary, ...(spec.killBinary ? [spec.killBinary] : [])],
+      run: [launch.program, ...(spec.killBinary ? [spec.killBinary] : [])],
       env: spec.envNames,
       net: [],
     },
     spec,
-    env: plan.env,
+    env: launch.env,
     timeoutMs: spec.timeoutMs + STEP_BACKSTOP_MS,
+    sandbox: launch.level,
+    sandboxBackend: launch.backend,
     onMessage: async (message) => {
       if (message.t === "exit") box.exit = message;
       if (message.t !== "line") return;
@@ -154,7 +175,14 @@ async function attempt(
       }
       ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
     },
-  });
+  }).finally(launch.stop);
+  const reaped = reapLaunch(homeDir);
+  if (reaped.length > 0) {
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message: `Ended ${reaped.length} process(es) the worker left outside its group: ${reaped.join(", ")}`,
+    });
+  }
   const finished = box.exit;
   if (!finished) {
     if (step.result.cancelled) return failure("cancelled", "permanent", "The worker was interrupted");
@@ -167,17 +195,8 @@ async function attempt(
     );
   }
   if (finished.idle) {
-    const silent = ctx.config.limits.workerIdleSeconds;
     const outcome = adapter.finish({ ...finished, timedOut: false, cancelled: false }, parse);
-    return {
-      ...outcome,
-      ok: false,
-      failure: {
-        code: "no_progress",
-        class: "transient",
-        message: `The worker produced no output for ${silent}s`,
-      },
-    };
+    return finishIdle(outcome, parse, limits.idleSeconds);
   }
   if (finished.spawnError) {
     return failure("config", "blocking", `Cannot start the worker: ${finished.spawnError}`);

@@ -51,7 +51,11 @@ export function bwrapBackend(bwrap: string): SandboxBackend {
     enforcement: (policy, facts) => {
       const l = policy.limits;
       const limits = l.prlimit
-        ? [`limits:nproc=${l.processes},data=${mib(l.dataBytes)},fsize=${mib(l.fileBytes)},nofile=${l.openFiles}`]
+        ? [
+          `limits:nproc=${l.processes},data=${mib(l.dataBytes)},fsize=${
+            mib(l.fileBytes)
+          },nofile=${l.openFiles}`,
+        ]
         : [`limits:data=${mib(l.dataBytes)},nofile=${l.openFiles}`];
       const notEnforced = [
         "seccomp: no system-call filter (ptrace, io_uring and others are limited only by the namespaces)",
@@ -64,7 +68,7 @@ export function bwrapBackend(bwrap: string): SandboxBackend {
         enforced: [
           "fs:read-allowlist",
           "fs:write-worktree-only",
-          `fs:protected-read-only=${policy.protected.length}`,
+          "fs:git-and-locked-read-only",
           ...policy.scratch.map((s) => `tmpfs:${s.path}=${mib(s.sizeBytes)}`),
           "env:cleared",
           policy.network.mode === "forwarder" ? "net:provider-forwarder-only" : "net:none",

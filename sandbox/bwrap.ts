@@ -11,6 +11,7 @@ import {
   INSIDE_SOCKET,
   type ResourceLimits,
   type SandboxPolicy,
+  SHM_SIZE_BYTES,
 } from "./sandbox_policy.ts";
 
 /** The namespace and privilege flags every sandbox gets. */
@@ -68,8 +69,12 @@ export function mountPlan(policy: SandboxPolicy): Mount[] {
     const held = byPath.get(m.path);
     if (!held || rank[m.kind] > rank[held.kind]) byPath.set(m.path, m);
   };
-  for (const s of policy.scratch) add({ kind: "tmpfs", path: checkPath("scratch", s.path), sizeBytes: s.sizeBytes });
-  for (const l of policy.symlinks) add({ kind: "symlink", path: checkPath("symlink", l.path), target: l.target });
+  for (const s of policy.scratch) {
+    add({ kind: "tmpfs", path: checkPath("scratch", s.path), sizeBytes: s.sizeBytes });
+  }
+  for (const l of policy.symlinks) {
+    add({ kind: "symlink", path: checkPath("symlink", l.path), target: l.target });
+  }
   for (const p of policy.readOnly) add({ kind: "ro", path: checkPath("read-only path", p) });
   for (const p of policy.writable) add({ kind: "rw", path: checkPath("writable path", p) });
   for (const p of policy.protected) {
@@ -80,9 +85,18 @@ export function mountPlan(policy: SandboxPolicy): Mount[] {
     byPath.set(p, { kind: "ro", path: p });
   }
   // Stable: equal depths keep insertion order, and siblings never cover each other.
-  return [...byPath.values()].map((m, i) => ({ m, i }))
+  const sorted = [...byPath.values()].map((m, i) => ({ m, i }))
     .sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i)
     .map(({ m }) => m);
+  return sorted.filter((m) => !redundant(m, sorted));
+}
+
+/** A read-only bind inside another read-only bind shows the same files, unless a mount in between hid them. */
+function redundant(m: Mount, all: Mount[]): boolean {
+  if (m.kind !== "ro") return false;
+  const outer = all.filter((o) => o !== m && within(m.path, o.path));
+  const ro = outer.filter((o) => o.kind === "ro");
+  return ro.some((r) => !outer.some((o) => o.kind !== "ro" && within(o.path, r.path) && o.path !== r.path));
 }
 
 function mountArgs(m: Mount): string[] {
@@ -149,13 +163,14 @@ export function bwrapArgv(bwrap: string, policy: SandboxPolicy, argv: string[]):
   if (argv.length === 0) throw new TypeError("Cannot sandbox an empty command");
   checkPath("working directory", policy.cwd);
   const out = [bwrap, ...BWRAP_CORE_FLAGS];
-  out.push("--dev", "/dev", "--proc", "/proc");
+  out.push("--dev", "/dev", "--size", String(SHM_SIZE_BYTES), "--tmpfs", "/dev/shm", "--proc", "/proc");
   for (const m of mountPlan(policy)) out.push(...mountArgs(m));
   if (policy.network.mode === "forwarder") {
     out.push("--ro-bind", checkPath("forwarder socket", policy.network.hostSocket), INSIDE_SOCKET);
     out.push("--ro-bind", checkPath("bridge program", policy.network.bridgeScript), INSIDE_BRIDGE);
   }
-  out.push("--remount-ro", "/");
+  // /dev is a tmpfs too: without this, a worker could fill memory through it.
+  out.push("--remount-ro", "/dev", "--remount-ro", "/");
   out.push("--clearenv");
   for (const name of Object.keys(policy.env).sort()) out.push("--setenv", name, policy.env[name]);
   out.push("--chdir", policy.cwd, "--", ...innerArgv(policy, argv));

@@ -24,7 +24,10 @@ const ROUTES: Record<ProviderApi, { method: string; path: RegExp }[]> = {
     { method: "GET", path: /^(\/v1)?\/models$/ },
   ],
   "google-gemini": [
-    { method: "POST", path: /^(\/v1beta|\/v1)?\/models\/[A-Za-z0-9._-]+:(generateContent|streamGenerateContent|countTokens)$/ },
+    {
+      method: "POST",
+      path: /^(\/v1beta|\/v1)?\/models\/[A-Za-z0-9._-]+:(generateContent|streamGenerateContent|countTokens)$/,
+    },
     { method: "GET", path: /^(\/v1beta|\/v1)?\/models$/ },
   ],
 };

@@ -98,6 +98,8 @@ export const DEFAULT_LIMITS: Omit<ResourceLimits, "prlimit"> = {
 export const TMP_SIZE_BYTES = 1 * GIB;
 /** A worker's HOME holds its config and caches only. */
 export const HOME_SIZE_BYTES = 512 * MIB;
+/** POSIX shared memory for runtimes that use it; /dev is otherwise read-only, so this is its only room. */
+export const SHM_SIZE_BYTES = 64 * MIB;
 
 /** What a backend reports it enforced, for state.json and the docs. */
 export interface Enforcement {

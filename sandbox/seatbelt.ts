@@ -91,7 +91,7 @@ export function seatbeltArgv(
     `ulimit -d ${Math.floor(policy.limits.dataBytes / 1024)}`,
     `ulimit -n ${policy.limits.openFiles}`,
     "ulimit -c 0",
-    `cd ${sbplShellQuote(policy.cwd)}`,
+    `cd ${shellQuote(policy.cwd)}`,
     'exec "$@"',
   ].join("; ");
   return [
@@ -106,6 +106,6 @@ export function seatbeltArgv(
   ];
 }
 
-function sbplShellQuote(value: string): string {
+function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }

@@ -230,3 +230,23 @@ async function feedStdin(
   await writer.write(new TextEncoder().encode(text ?? ""));
   await writer.close();
 }
+
+/** Hands the terminal to a program (tmux attach) and returns its exit code; for people, not for steps. */
+export async function spawnInteractive(
+  argv: string[],
+  options: { env: Record<string, string> },
+): Promise<number> {
+  try {
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      clearEnv: true,
+      env: options.env,
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    return (await child.status).code;
+  } catch {
+    return 127;
+  }
+}

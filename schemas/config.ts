@@ -147,7 +147,7 @@ export const Config = z.object({
   maxRevisionRounds: z.number().int().min(0).max(2).default(2),
   autoIntegrateCleanSource: z.boolean().default(true),
   sandbox: z.enum(["auto", "bwrap", "none"]).default("auto")
-    .describe("OS sandbox for workers and checks: auto = bwrap on Linux when usable, else refuse; none = opt out"),
+    .describe("OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none"),
   limits: Limits.default(Limits.parse({})),
   selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({})),
   verificationEnvAllowlist: z.array(z.string().regex(ENV_NAME_PATTERN))

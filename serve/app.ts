@@ -19,7 +19,7 @@ import { eventsRoute } from "./sse.ts";
 import type { Html } from "./view_format.ts";
 import { renderConnections } from "./view_connections.ts";
 import { renderLivePage } from "./view_page.ts";
-import { renderRunsPanel } from "./view_runs.ts";
+import { renderRunsPanel, RowCache } from "./view_runs.ts";
 
 /** New events reach the page within about this long. */
 export const POLL_MS = 500;
@@ -55,6 +55,7 @@ export function createApp(deps: AppDeps): Hono {
   const open = { count: 0 };
   const signal = deps.signal ?? new AbortController().signal;
   const startedAt = Date.now();
+  const rows = new RowCache();
 
   app.use("*", async (c, next) => {
     const verdict = checkRequest(c.req.raw, { binding: deps.binding, csrfToken });
@@ -73,7 +74,7 @@ export function createApp(deps: AppDeps): Hono {
 
   async function panels(q: DashQuery): Promise<{ runs: Html; connections: Html }> {
     const empty = html``;
-    const runs = q.panel === "connections" ? empty : renderRunsPanel(await dashboard.runs(q));
+    const runs = q.panel === "connections" ? empty : renderRunsPanel(await dashboard.runs(q), rows);
     const connections = q.panel === "runs"
       ? empty
       : renderConnections(await dashboard.connections().catch(() => null));

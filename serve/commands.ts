@@ -18,7 +18,7 @@ export interface ServeFlags {
 
 /** Serves until `ctx.signal` aborts (Ctrl-C, SIGTERM), then stops cleanly. */
 export async function serveUntilStopped(ctx: SpotContext, flags: ServeFlags, log: (line: string) => void) {
-  const server = await startServer({
+  const server = startServer({
     paths: ctx.paths,
     config: ctx.config,
     env: ctx.env,
@@ -47,7 +47,14 @@ export async function dashboardSnapshot(ctx: SpotContext, output?: string) {
 }
 
 export async function monitorRuns(ctx: SpotContext, flags: { list?: boolean; kill?: boolean }) {
-  return await monitor({ paths: ctx.paths, index: runIndexFor(ctx.paths), env: ctx.env, ...flags });
+  const interactive = Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
+  return await monitor({
+    paths: ctx.paths,
+    index: runIndexFor(ctx.paths),
+    env: ctx.env,
+    interactive,
+    ...flags,
+  });
 }
 
 /** `--port` as given on the command line. */

@@ -30,7 +30,7 @@ function isIpLiteral(host: string): boolean {
 
 /** Splits "name:port" and "[v6]:port"; the port is null when absent. */
 export function splitHost(value: string): { name: string; port: number | null } | null {
-  const m = /^(\[[0-9a-fA-F:.]+\]|[^:\[\]]+)(?::(\d{1,5}))?$/.exec(value.trim().toLowerCase());
+  const m = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::(\d{1,5}))?$/.exec(value.trim().toLowerCase());
   if (!m) return null;
   return { name: m[1], port: m[2] === undefined ? null : Number(m[2]) };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { SpotError } from "../errors.ts";
 import type { EnvReader, SpotPaths } from "../run/paths.ts";
 import type { RunIndex } from "../run/run_index.ts";
-import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
+import { type ProcessResult, spawnInteractive, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 
 export const DEFAULT_SESSION = "spot-monitor";
@@ -32,6 +32,8 @@ export interface MonitorOptions {
   list?: boolean;
   kill?: boolean;
   now?: () => number;
+  /** A person is at a terminal outside tmux: hand it over to the session. */
+  interactive?: boolean;
 }
 
 /** Active runs, and runs whose worker.log changed lately (Deno.stat: the same on Linux and macOS). */
@@ -57,7 +59,8 @@ export async function monitoredRuns(
       }
       const mtime = await Deno.stat(log).then((i) => i.mtime?.getTime() ?? 0, () => 0);
       if (mtime > 0 && now - mtime < FRESH_MS) {
-        out.push({ runId: entry.name, status: null, log, why: "worker.log changed in the last 10 minutes" });
+        const why = "worker.log changed in the last 10 minutes";
+        out.push({ runId: entry.name, status: index.statusOf(entry.name), log, why });
       }
     }
   } catch (error) {
@@ -110,6 +113,12 @@ class Tmux {
     return spawnProcess(argv, { env: this.env, timeoutMs: 10_000, reapGroup: false });
   }
 
+  /** Gives the terminal to `tmux attach`; returns when the person detaches. */
+  attach(session: string): Promise<number> {
+    const argv = [this.binary, ...(this.socket ? ["-L", this.socket] : []), "attach", "-t", session];
+    return spawnInteractive(argv, { env: this.env });
+  }
+
   async must(args: string[]): Promise<ProcessResult> {
     const r = await this.run(args);
     if (r.exitCode !== 0) {
@@ -140,7 +149,20 @@ function tmuxFor(env: EnvReader): Tmux {
   return new Tmux(binary, env("PI_MONITOR_SOCKET") || undefined, pass);
 }
 
-export async function monitor(o: MonitorOptions) {
+export interface MonitorResult {
+  session: string;
+  runs: MonitoredRun[];
+  /** --list: how many of them would get a pane. */
+  shown?: number;
+  killed?: boolean;
+  created?: boolean;
+  added?: string[];
+  attached?: boolean;
+  /** The command that attaches a terminal to the session. */
+  attach?: string | null;
+}
+
+export async function monitor(o: MonitorOptions): Promise<MonitorResult> {
   const session = o.env("PI_MONITOR_SESSION") || DEFAULT_SESSION;
   const max = Number(o.env("PI_MONITOR_MAX")) || DEFAULT_MAX_PANES;
   const runs = await monitoredRuns(o.paths, o.index, (o.now ?? Date.now)());
@@ -149,7 +171,7 @@ export async function monitor(o: MonitorOptions) {
   const exists = (await tmux.run(["has-session", "-t", session])).exitCode === 0;
   if (o.kill) {
     if (exists) await tmux.must(["kill-session", "-t", session]);
-    return { session, killed: exists };
+    return { session, runs, killed: exists };
   }
   let titles = new Set<string>();
   if (exists) {
@@ -166,6 +188,7 @@ export async function monitor(o: MonitorOptions) {
   const live = exists || added.length > 0;
   let attached = false;
   if (live && o.env("TMUX")) attached = (await tmux.run(["switch-client", "-t", session])).exitCode === 0;
+  else if (live && o.interactive) attached = (await tmux.attach(session)) === 0;
   const socket = o.env("PI_MONITOR_SOCKET");
   return {
     session,

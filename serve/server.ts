@@ -60,7 +60,7 @@ export function urlFor(binding: Binding): string {
   return `http://${shown}:${binding.port}/`;
 }
 
-export async function startServer(o: ServeOptions): Promise<RunningServer> {
+export function startServer(o: ServeOptions): RunningServer {
   const hostname = checkHost(o.host ?? DEFAULT_HOST);
   const port = o.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {

@@ -1,5 +1,5 @@
 /** The runs panel: summary cards, filters, the run table and its pager. Pure. */
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
 import type { IndexTotals } from "../run/run_index.ts";
 import type { RunEntry } from "../run/run_entry.ts";
 import { Status } from "../schemas/run_state.ts";
@@ -142,7 +142,7 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): H
       )}<div class="muted">${usd(e.costUsd)}</div></td>
       <td data-label="Revisions" class="num">${int(Number(s.revisionRound))}</td>
       <td data-label="Verification">${verification(e)}</td>
-      <td data-label="Sandbox">${text(s.sandbox)}${s.fallbackUsed
+      <td data-label="Sandbox">${text(String(s.sandboxBackend ?? s.sandbox))}${s.fallbackUsed
         ? html`<div class="warn">fallback</div>`
         : ""}</td>
       <td data-label="Commit"><code>${commit ? shortSha(commit) : "-"}</code></td>
@@ -184,7 +184,26 @@ export interface RunsView {
   snapshotNote?: string;
 }
 
-export function renderRunsPanel(v: RunsView): Html {
+/** Rendered rows by what they show: a refresh re-renders only the runs that changed. */
+export class RowCache {
+  readonly #rows = new Map<string, string>();
+  constructor(readonly max = 1_000) {}
+
+  row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): Html {
+    // An open row holds a live log tail and is always rendered afresh.
+    if (q.expand.includes(e.summary.runId)) return row(e, q, detail);
+    const key = `${dashHref(q)}\n${JSON.stringify(e)}`;
+    const hit = this.#rows.get(key);
+    if (hit !== undefined) return raw(hit);
+    const out = row(e, q, detail);
+    if (out instanceof Promise) return out;
+    if (this.#rows.size >= this.max) this.#rows.delete(this.#rows.keys().next().value!);
+    this.#rows.set(key, out.toString());
+    return out;
+  }
+}
+
+export function renderRunsPanel(v: RunsView, cache?: RowCache): Html {
   const q = v.query;
   return html`${renderSummary(v.totals)}
 <section class="panel" aria-label="Runs">
@@ -212,7 +231,10 @@ ${
                 <th>Updated</th>
               </tr>
             </thead>
-            <tbody>${v.entries.map((e) => row(e, q, v.details.get(e.summary.runId)))}</tbody>
+            <tbody>${v.entries.map((e) => (cache
+              ? cache.row(e, q, v.details.get(e.summary.runId))
+              : row(e, q, v.details.get(e.summary.runId)))
+            )}</tbody>
           </table>
         </div>
       `

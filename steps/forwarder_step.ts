@@ -32,7 +32,14 @@ export interface ForwarderSpec {
 
 export type ForwarderMessage =
   | { t: "listening"; socket: string }
-  | { t: "summary"; requests: number; forwarded: number; refused: number; requestBytes: number; responseBytes: number };
+  | {
+    t: "summary";
+    requests: number;
+    forwarded: number;
+    refused: number;
+    requestBytes: number;
+    responseBytes: number;
+  };
 
 const encoder = new TextEncoder();
 const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as ForwarderSpec;
@@ -54,7 +61,7 @@ function record(entry: Record<string, unknown>): void {
   log.writeSync(encoder.encode(JSON.stringify({ at: new Date().toISOString(), ...entry }) + "\n"));
 }
 
-async function readCapped(request: Request): Promise<Uint8Array | null> {
+async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > spec.maxRequestBytes) return null;
   if (!request.body) return new Uint8Array();
@@ -108,7 +115,9 @@ async function handle(request: Request): Promise<Response> {
   };
   const why = refuseRoute(spec.api, base, request.method, url.pathname);
   if (why) return refuse(403, why);
-  if (presentedKey(request.headers, url) !== spec.placeholder) return refuse(401, "missing or wrong credential");
+  if (presentedKey(request.headers, url) !== spec.placeholder) {
+    return refuse(401, "missing or wrong credential");
+  }
   const body = await readCapped(request);
   if (body === null) return refuse(413, `request body over ${spec.maxRequestBytes} bytes`);
   totals.requestBytes += body.length;

@@ -10,7 +10,7 @@ export interface WorkerStepSpec {
   envNames: string[];
   stdinFile?: string;
   timeoutMs: number;
-  /** No stdout or stderr line for this long ends the worker as no_progress. */
+  /** No stdout line and no change in the worktree for this long ends the worker as no_progress. */
   idleMs: number;
   /** The worker's raw stdout, appended line by line by the step itself. */
   rawStreamFile: string;

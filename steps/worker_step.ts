@@ -12,6 +12,24 @@ const STDERR_TAIL_CHARS = 4_000;
 /** The watchdog looks this often; finer gains nothing for multi-second limits. */
 const IDLE_CHECK_MS = 250;
 
+/** Watches the worktree for any change; a tree it may not watch just means stdout alone counts. */
+function watchWorktree(dir: string, onChange: () => void): Deno.FsWatcher | null {
+  let watcher: Deno.FsWatcher;
+  try {
+    watcher = Deno.watchFs(dir, { recursive: true });
+  } catch {
+    return null;
+  }
+  (async () => {
+    try {
+      for await (const _ of watcher) onChange();
+    } catch {
+      // Closed at the end of the launch.
+    }
+  })();
+  return watcher;
+}
+
 const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as WorkerStepSpec;
 const env: Record<string, string> = {};
 for (const name of spec.envNames) {
@@ -27,6 +45,8 @@ let idle = false;
 let orphaned = false;
 
 const touch = () => lastActivity = Date.now();
+// A file written in the worktree is progress even when the CLI prints nothing (a long edit, a build).
+const watcher = watchWorktree(spec.cwd, touch);
 const idleTimer = setInterval(() => {
   if (Date.now() - lastActivity > spec.idleMs && !controller.signal.aborted) {
     idle = true;
@@ -54,9 +74,10 @@ const result = await spawnProcess(spec.argv, {
     raw.writeSync(encoder.encode(line + "\n"));
     if (!emit({ t: "line", line })) controller.abort();
   },
-  onStderrLine: touch,
+  // stderr is not progress: CLIs log retries and stack traces there while they get nowhere.
 });
 clearInterval(idleTimer);
+watcher?.close();
 stopWatching();
 raw.close();
 

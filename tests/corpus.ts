@@ -33,6 +33,7 @@ export type Kind = "deno" | "node";
 export async function runEpisode(
   kind: Kind,
   episode: (repoName: string) => Record<string, unknown>[],
+  options: { sandbox?: "none" | "bwrap" } = {},
 ): Promise<Outcome> {
   const env = await spotEnv({ verificationEnvAllowlist: ["CI", "NPM_CONFIG_UPDATE_NOTIFIER"] });
   const repo = kind === "deno"
@@ -67,6 +68,7 @@ export async function runEpisode(
     "replay",
     "--model",
     episodeFile,
+    ...(options.sandbox ? ["--sandbox", options.sandbox] : []),
   );
   if (prep.code !== 0) throw new Error(`prepare failed: ${prep.stderr}`);
   const runId = String(prep.json.runId);

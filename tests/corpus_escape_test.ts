@@ -27,24 +27,34 @@ Deno.test("corpus: an added AWS key, private key or .env is SECURITY_BLOCKED wit
   await Deno.remove(o.env.dir, { recursive: true });
 });
 
-Deno.test("corpus: a write into the user's checkout is ESCAPED_WORKTREE", async () => {
-  const o = await runEpisode("deno", (repo) => [
+Deno.test("corpus: a write into the user's checkout is ESCAPED_WORKTREE (gate), and impossible under bwrap", async () => {
+  const episode = (repo: string) => [
     { op: "write", path: "add.ts", content: FIXED_ADD },
     { op: "write", path: `../../../${repo}/escaped.txt`, content: "outside\n" },
-  ]);
-  assert.deepEqual([o.status, o.code], ["blocked", "ESCAPED_WORKTREE"]);
-  assert.match((o.last.json.error as { message: string }).message, /source checkout's files changed/);
-  await Deno.remove(o.env.dir, { recursive: true });
+  ];
+  const gate = await runEpisode("deno", episode, { sandbox: "none" });
+  assert.deepEqual([gate.status, gate.code], ["blocked", "ESCAPED_WORKTREE"]);
+  assert.match((gate.last.json.error as { message: string }).message, /source checkout's files changed/);
+  await Deno.remove(gate.env.dir, { recursive: true });
+  const contained = await runEpisode("deno", episode, { sandbox: "bwrap" });
+  assert.deepEqual([contained.status, contained.code], ["integrated", null], contained.last.stderr);
+  assert.equal(await Deno.stat(join(contained.repo, "escaped.txt")).then(() => true, () => false), false);
+  await Deno.remove(contained.env.dir, { recursive: true });
 });
 
-Deno.test("corpus: planting a hook through the shared git config is ESCAPED_WORKTREE", async () => {
-  const o = await runEpisode("deno", () => [
+Deno.test("corpus: planting a hook through the shared git config is ESCAPED_WORKTREE (gate), and impossible under bwrap", async () => {
+  const episode = () => [
     { op: "write", path: "add.ts", content: FIXED_ADD },
     { op: "exec", argv: ["git", "config", "core.hooksPath", "/tmp/evil-hooks"] },
-  ]);
-  assert.deepEqual([o.status, o.code], ["blocked", "ESCAPED_WORKTREE"]);
-  assert.match((o.last.json.error as { message: string }).message, /config was changed/);
-  await Deno.remove(o.env.dir, { recursive: true });
+  ];
+  const gate = await runEpisode("deno", episode, { sandbox: "none" });
+  assert.deepEqual([gate.status, gate.code], ["blocked", "ESCAPED_WORKTREE"]);
+  assert.match((gate.last.json.error as { message: string }).message, /config was changed/);
+  await Deno.remove(gate.env.dir, { recursive: true });
+  const contained = await runEpisode("deno", episode, { sandbox: "bwrap" });
+  assert.deepEqual([contained.status, contained.code], ["integrated", null], contained.last.stderr);
+  assert.doesNotMatch(await Deno.readTextFile(join(contained.repo, ".git", "config")), /hooksPath/);
+  await Deno.remove(contained.env.dir, { recursive: true });
 });
 
 Deno.test("corpus: a nested .git with hooks is blocked and its hook never runs", async () => {

@@ -50,6 +50,9 @@ Deno.test("update-index --assume-unchanged cannot hide an edit from the diff", a
       "replay",
       "--model",
       sc.episodeFile,
+      // The gate itself is under test: bwrap would stop the index edit before it could hide anything.
+      "--sandbox",
+      "none",
     )).json.runId,
   );
   await spot(env, sc.repo, "run", "--id", id);
@@ -225,6 +228,9 @@ Deno.test("a check that outlives its timeout fails, and its process group is end
       "replay",
       "--model",
       sc.episodeFile,
+      // Host-side pids: under bwrap the check lives in its own PID namespace.
+      "--sandbox",
+      "none",
     )).json.runId,
   );
   await spot(env, sc.repo, "run", "--id", id);

@@ -151,6 +151,9 @@ Deno.test("the worker sees a clean environment and anything it leaves running is
       "replay",
       "--model",
       sc.episodeFile,
+      // Host-side pids: under bwrap the worker lives in its own PID namespace.
+      "--sandbox",
+      "none",
     )).json.runId,
   );
   assert.equal((await spot(env, sc.repo, "run", "--id", id)).code, 0);

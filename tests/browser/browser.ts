@@ -62,14 +62,11 @@ export async function watchForScripts(page: Page): Promise<() => Promise<string[
     void d.dismiss();
   });
   page.on("pageerror", (e) => seen.push(`page error: ${e.message}`));
-  await page.addInitScript(() => {
-    const w = globalThis as unknown as { __csp: string[] };
-    w.__csp = [];
-    document.addEventListener(
-      "securitypolicyviolation",
-      (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
+  // A string, not a function: this file is type-checked without the DOM library.
+  await page.addInitScript(`
+    window.__csp = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));
+  `);
   return async () => {
     const flags = await page.evaluate(() => {
       const w = globalThis as unknown as { __xss?: unknown; __csp?: string[] };

@@ -73,6 +73,15 @@ async function seedRuns(paths: Parameters<typeof writeFixtureRun>[0]): Promise<v
   );
 }
 
+/** Polls from the test side: the page's CSP forbids the string evaluation waitForFunction would use. */
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function rows(page: Page): Promise<{ id: string; caller: string; status: string }[]> {
   return await page.$$eval("tr.run", (trs) =>
     trs.map((tr) => ({
@@ -90,7 +99,8 @@ Deno.test({
   async fn(t) {
     const home = await fixtureHome();
     await seedRuns(home.paths);
-    const server = await startServer({ ...home, host: "127.0.0.1", port: 0, pollMs: 100 });
+    const server = startServer({ ...home, host: "127.0.0.1", port: 0, pollMs: 100 });
+    await Deno.mkdir(OUTPUT_DIR, { recursive: true });
     const browser = await launch();
     try {
       const page = await browser.context.newPage();
@@ -143,19 +153,18 @@ Deno.test({
           event("run-live", { type: "worker_text", phase: "run", text: "halfway \x1b[1mthere\x1b[0m" }),
           { append: true },
         );
-        await page.waitForFunction(() =>
-          document.querySelector('pre[data-log="run-live"]')?.textContent?.includes("says: halfway there")
-        );
+        const log = page.locator('pre[data-log="run-live"]');
+        await until(async () => ((await log.textContent()) ?? "").includes("says: halfway there"));
         await page.click('a[data-expand="run-live"]');
         await page.waitForSelector('pre[data-log="run-live"]', { state: "detached" });
       });
 
       await t.step("the caller and status filters show only matching runs", async () => {
         await page.selectOption("#filter-caller", "codex");
-        await page.waitForFunction(() => document.querySelectorAll("tr.run").length === 3);
+        await until(async () => (await page.locator("tr.run").count()) === 3);
         assert.deepEqual(new Set((await rows(page)).map((r) => r.caller)), new Set(["codex"]));
         await page.selectOption("#filter-status", "blocked");
-        await page.waitForFunction(() => document.querySelectorAll("tr.run").length === 2);
+        await until(async () => (await page.locator("tr.run").count()) === 2);
         assert.deepEqual((await rows(page)).map((r) => r.id).sort(), ["run-plain-3", "run-xss"]);
         assert.match(page.url(), /caller=codex&status=blocked/);
         await page.reload();
@@ -186,7 +195,13 @@ Deno.test({
         const phone = await browser.context.newPage();
         await phone.setViewportSize({ width: 390, height: 844 });
         await phone.goto(`${server.url}?expand=run-xss`);
-        const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        const overflow = await phone.evaluate(() => {
+          const w = globalThis as unknown as {
+            innerWidth: number;
+            document: { documentElement: { scrollWidth: number } };
+          };
+          return w.document.documentElement.scrollWidth - w.innerWidth;
+        });
         assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
         await phone.screenshot({ path: join(OUTPUT_DIR, "dashboard-phone.png"), fullPage: true });
         await phone.close();

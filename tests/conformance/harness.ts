@@ -45,6 +45,8 @@ export interface CliCase {
   baseUrl: (root: string) => string;
   /** The watchdog for this CLI: longer than its own startup, which prints nothing. */
   idleSeconds: number;
+  /** A longer watchdog for scenarios where the CLI retries silently before it reports. */
+  idleSecondsFor?: Partial<Record<Scenario, number>>;
   /** Upper bound of one `spot run`, per scenario; the wall clock is set to it too. */
   boundSeconds: Partial<Record<Scenario, number>> & { default: number };
   scenarios?: Scenario[];
@@ -108,13 +110,19 @@ async function contract(dir: string): Promise<{ repo: string; taskFile: string }
   return { repo, taskFile };
 }
 
-async function scenarioRun(c: CliCase, binary: string, scenario: Scenario, server: ModelServer): Promise<void> {
+async function scenarioRun(
+  c: CliCase,
+  binary: string,
+  scenario: Scenario,
+  server: ModelServer,
+): Promise<void> {
   const expected = c.expect?.[scenario] ?? EXPECTED[scenario];
   const bound = c.boundSeconds[scenario] ?? c.boundSeconds.default;
+  const idle = c.idleSecondsFor?.[scenario] ?? c.idleSeconds;
   const env = await spotEnv({
     defaultProfile: "conformance",
     selfReview: { enabled: false },
-    limits: { workerIdleSeconds: c.idleSeconds, workerTimeoutSeconds: bound },
+    limits: { workerIdleSeconds: idle, workerTimeoutSeconds: bound },
     profiles: {
       conformance: {
         adapter: c.cli,
@@ -173,7 +181,7 @@ async function scenarioRun(c: CliCase, binary: string, scenario: Scenario, serve
       assert.equal(state.status, expected.status, story);
       if (scenario === "silent") {
         for (const quiet of silences(await readLines<Event>(join(runDir, "events.jsonl")))) {
-          assert.ok(quiet <= c.idleSeconds + 5, `${story}: killed ${quiet}s after its last sign of life`);
+          assert.ok(quiet <= idle + 5, `${story}: killed ${quiet}s after its last sign of life`);
         }
       }
     }
@@ -186,7 +194,7 @@ async function scenarioRun(c: CliCase, binary: string, scenario: Scenario, serve
 export function conformanceSuite(c: CliCase): void {
   const found = availability(c.cli);
   for (const scenario of c.scenarios ?? ALL) {
-    const name = `${c.cli} through spot: ${describe(scenario)}`;
+    const name = `${c.cli} through spot: ${describe(scenario, c.expect?.[scenario] ?? EXPECTED[scenario])}`;
     if ("ignore" in found) {
       Deno.test({ name: `${name} (ignored: ${found.reason})`, ignore: true, fn() {} });
       continue;
@@ -208,8 +216,7 @@ export function conformanceSuite(c: CliCase): void {
   }
 }
 
-function describe(scenario: Scenario): string {
-  const expected = EXPECTED[scenario];
+function describe(scenario: Scenario, expected: Expectation): string {
   switch (scenario) {
     case "success":
       return "the worker writes the file with its own tool, usage matches the server, and verify reaches review";

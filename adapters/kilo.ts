@@ -1,0 +1,64 @@
+/**
+ * kilo (`kilo run --format json`), an opencode fork: the same stream and
+ * config schema, its own env names, and a session retry limit opencode lacks.
+ */
+import { join } from "node:path";
+import { opencodeConfig } from "./opencode_config.ts";
+import { finishOpencode, parseOpencodeLine } from "./opencode_stream.ts";
+import { parseModelLines, SESSION_TITLE } from "./opencode.ts";
+import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+
+const DEFAULT_RETRIES = 2;
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  const configFile = join(spec.homeDir, "kilo", "kilo.json");
+  const env = withKey(
+    {
+      ...homeEnv(spec),
+      KILO_CONFIG: configFile,
+      KILO_DISABLE_AUTOUPDATE: "1",
+      KILO_DISABLE_MODELS_FETCH: "1",
+      KILO_DISABLE_SHARE: "1",
+      KILO_DISABLE_LSP_DOWNLOAD: "1",
+      KILO_TELEMETRY_LEVEL: "off",
+      KILO_SESSION_RETRY_LIMIT: String(spec.profile.maxRetries ?? DEFAULT_RETRIES),
+    },
+    spec,
+    [],
+  );
+  const { provider, model } = spec.profile;
+  return {
+    argv: [
+      spec.binary,
+      ...["run", "--format", "json", "--title", SESSION_TITLE],
+      ...["-m", `${provider}/${model}`, "--dir", spec.worktree],
+      promptText(spec),
+    ],
+    env,
+    files: [
+      {
+        path: configFile,
+        content: JSON.stringify(opencodeConfig(spec, "https://app.kilo.ai/config.json"), null, 2),
+      },
+      tmpDirFile(spec),
+    ],
+  };
+}
+
+export const KILO_DETECT: DetectInfo = {
+  versionArgs: ["--version"],
+  modelListArgs: ["models"],
+  parseModelList: parseModelLines,
+  candidateDirs: [".kilo/bin", ".local/bin", ".npm-global/bin"],
+  minimumVersion: "7.0.0",
+};
+
+export const kiloAdapter: WorkerAdapter = {
+  name: "kilo",
+  defaultBinary: "kilo",
+  detect: KILO_DETECT,
+  plan,
+  parseLine: parseOpencodeLine,
+  finish: finishOpencode,
+};

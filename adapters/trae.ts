@@ -1,0 +1,40 @@
+/**
+ * Trae CLI (`traecli --json --yolo … -`), logged in by OAuth: the prompt on
+ * stdin (the `-` marker last), Bash left out of the allowed tools, and a JSON
+ * array of messages at the end whose last assistant content is the answer.
+ * Built from the seed's argv; not installable here.
+ */
+import { finishJsonResult, parseJsonResultLine } from "./json_result_stream.ts";
+import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+
+const EDIT_TOOLS = "Read,Grep,Glob,Edit,MultiEdit,Write";
+const READ_TOOLS = "Read,Grep,Glob";
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  return {
+    argv: [
+      spec.binary,
+      ...["--json", "--yolo", "--allowed-tool", spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS],
+      ...["--session-id", `${spec.runId}-${spec.phase}`],
+      "-",
+    ],
+    env: withKey({ ...homeEnv(spec) }, spec, []),
+    files: [tmpDirFile(spec)],
+    stdinFile: spec.promptFile,
+  };
+}
+
+export const TRAE_DETECT: DetectInfo = {
+  versionArgs: ["--version"],
+  candidateDirs: [".trae/bin", ".local/bin"],
+};
+
+export const traeAdapter: WorkerAdapter = {
+  name: "trae",
+  defaultBinary: "traecli",
+  detect: TRAE_DETECT,
+  plan,
+  parseLine: parseJsonResultLine,
+  finish: finishJsonResult,
+};
