@@ -15,6 +15,33 @@ export function withUsage(state: RunState, result: PhaseResult): RunState {
     workerCostUsd: state.workerCostUsd + result.outcome.costUsd,
     workerDurationMs: state.workerDurationMs + result.durationMs,
     workerAttempts: state.workerAttempts + result.attempts,
+    ...(result.switched ? { ...result.switched, fallbackUsed: true } : {}),
+  };
+}
+
+/** Failures a run can come back from once the provider does: recover resumes them. */
+export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  "quota",
+  "quota_window",
+  "rate_limit",
+  "timeout",
+  "no_progress",
+  "cli_crash",
+]);
+
+/** What to tell the parent when a provider wall stopped the worker: the work is kept, and how to go on. */
+function wallDetails(
+  state: RunState,
+  failure: NonNullable<WorkerOutcome["failure"]>,
+): Record<string, unknown> {
+  if (!RESUMABLE_FAILURES.has(failure.code)) return {};
+  const when = failure.resetAt ? `after ${failure.resetAt}` : "when the provider answers again";
+  return {
+    ...(failure.resetAt ? { resetAt: failure.resetAt } : {}),
+    partialWork: `kept in ${state.worktreePath} (branch ${state.workerBranch})`,
+    nextCommand: `spot recover --id ${state.runId}`,
+    redispatch: `${when}, \`spot recover --id ${state.runId}\` resumes this run where it stopped; ` +
+      "or prepare the same task with another profile (--profile)",
   };
 }
 
@@ -42,16 +69,15 @@ export async function failTurn(
   }
   const blocked = failure.class === "blocking";
   const to = blocked ? "blocked" : "failed";
+  const details = wallDetails(state, failure);
   await ctx.store.move(state, to, `${phase} turn ${failure.code}`, {
-    failure: { code: failure.code, class: failure.class, message: failure.message },
+    failure: { code: failure.code, class: failure.class, message: failure.message, details },
     blockedReason: blocked ? failure.message : state.blockedReason,
   });
   throw new SpotError(
     blocked ? "WORKER_BLOCKED" : "WORKER_FAILED",
     `The ${phase} turn of run "${state.runId}" failed: ${failure.message}`,
-    {
-      details: { runId: state.runId, failure },
-    },
+    { details: { runId: state.runId, failure, ...details } },
   );
 }
 

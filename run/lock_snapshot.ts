@@ -4,7 +4,6 @@
  */
 import { listTree, readBlob, type TreeEntry } from "../git/tree_list.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
-import { DEFAULT_ALWAYS_LOCKED_PATHS, DEFAULT_FROZEN_PACKAGE_JSON_KEYS } from "../verify/locked_defaults.ts";
 import {
   compareLocks,
   frozenKeys,
@@ -19,11 +18,10 @@ import type { SpotContext } from "./context.ts";
 const FILE = "locked.json";
 
 function policy(ctx: SpotContext, task: ResolvedContract) {
-  const config = ctx.config as { alwaysLockedPaths?: string[]; frozenPackageJsonKeys?: string[] };
   return {
     lockedPaths: task.lockedPaths,
-    alwaysLockedPaths: config.alwaysLockedPaths ?? DEFAULT_ALWAYS_LOCKED_PATHS,
-    frozenPackageJsonKeys: config.frozenPackageJsonKeys ?? DEFAULT_FROZEN_PACKAGE_JSON_KEYS,
+    alwaysLockedPaths: ctx.config.alwaysLockedPaths,
+    frozenPackageJsonKeys: ctx.config.frozenPackageJsonKeys,
     verificationArgv: task.verification.map((v) => v.argv),
   };
 }

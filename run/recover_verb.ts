@@ -9,6 +9,7 @@ import { killGroup, processAlive } from "../sandbox/spawn.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "./context.ts";
 import { materializeWorktree } from "./prepare.ts";
+import { RESUMABLE_FAILURES } from "./apply_outcome.ts";
 import { recoverTransition } from "./state_table.ts";
 
 export interface RecoverResult {
@@ -78,6 +79,15 @@ export async function recoverRun(ctx: SpotContext, runId: string): Promise<Recov
       reason = to === "verifying"
         ? "the interrupted worker left changes to verify"
         : "the interrupted worker changed nothing";
+    } else if (from === "failed" && RESUMABLE_FAILURES.has(state.failure?.code ?? "")) {
+      // A provider wall ended the worker's turn; whatever it wrote is kept and judged, not thrown away.
+      // A revise turn that hit the wall goes back to review, not to a fresh implementation turn.
+      const revising = state.revisionRound > 0;
+      const changed = await worktreeChanged(ctx, state, revising ? state.diffSha256 : null);
+      to = changed ? "verifying" : revising ? "reviewing" : "prepared";
+      reason = `the ${state.failure?.code} failure is over: ${
+        changed ? "verify the partial work" : "try again"
+      }`;
     } else if (from === "revising") {
       to = (await worktreeChanged(ctx, state, state.diffSha256)) ? "verifying" : "reviewing";
       reason = to === "verifying"

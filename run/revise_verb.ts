@@ -60,6 +60,7 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       state,
       "revise",
       revisionPrompt(task, review, verification ? summarizeChecks(verification) : "unknown"),
+      task,
     );
     state = withUsage(state, result);
     await guardEscape(ctx, state, "revise");

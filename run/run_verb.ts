@@ -29,7 +29,7 @@ export async function runWorker(ctx: SpotContext, runId: string): Promise<RunRes
     }
     const task = await loadTask(ctx.store, runId);
     state = await ctx.store.move(state, "running", `worker ${state.profile} started`);
-    const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task));
+    const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task), task);
     state = withUsage(state, result);
     await guardEscape(ctx, state, "run");
     if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);

@@ -14,6 +14,9 @@ import {
 } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
 import { addUsage, type Phase } from "../schemas/events.ts";
+import type { Capability } from "../schemas/task_contract.ts";
+type CapabilityName = import("zod").infer<typeof Capability>;
+import { nextFallback } from "./fallback.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { locateBinary } from "../registry/locate.ts";
 import type { StepMessage, WorkerStepSpec } from "../steps/protocol.ts";
@@ -35,6 +38,8 @@ export interface PhaseResult {
   outcome: WorkerOutcome;
   attempts: number;
   durationMs: number;
+  /** Set when a transient failure moved the turn along the profile's fallback chain. */
+  switched?: Pick<RunState, "profile" | "adapter" | "provider" | "model">;
 }
 
 function failure(code: WorkerFailure["code"], cls: WorkerFailure["class"], message: string): WorkerOutcome {
@@ -218,6 +223,7 @@ export async function runWorkerPhase(
   state: RunState,
   phase: Phase,
   prompt: string,
+  options: { requiredCapabilities?: readonly CapabilityName[] } = {},
 ): Promise<PhaseResult> {
   const promptFile = ctx.store.file(state.runId, `prompt-${phase}-r${state.revisionRound}.md`);
   await Deno.writeTextFile(promptFile, prompt, { mode: 0o600 });
@@ -227,17 +233,47 @@ export async function runWorkerPhase(
   // Every attempt spent tokens, so the turn's usage is the sum over attempts, not the last one's.
   let usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
   let costUsd = 0;
-  while (n < MAX_ATTEMPTS) {
-    n++;
-    outcome = await attempt(ctx, state, phase, { file: promptFile, text: prompt }, n);
-    usage = addUsage(usage, outcome.usage);
-    costUsd += outcome.costUsd;
-    outcome = { ...outcome, usage, costUsd };
+  let current = state;
+  const tried = [state.profile];
+  for (;;) {
+    for (let tries = 0; tries < MAX_ATTEMPTS; tries++) {
+      n++;
+      outcome = await attempt(ctx, current, phase, { file: promptFile, text: prompt }, n);
+      usage = addUsage(usage, outcome.usage);
+      costUsd += outcome.costUsd;
+      outcome = { ...outcome, usage, costUsd };
+      if (outcome.ok || outcome.failure?.class !== "transient" || ctx.signal?.aborted) break;
+      if (tries + 1 < MAX_ATTEMPTS) {
+        await ctx.store.event(state.runId, {
+          type: "note",
+          message: `Retrying the ${phase} turn after: ${outcome.failure.message}`,
+        });
+      }
+    }
     if (outcome.ok || outcome.failure?.class !== "transient" || ctx.signal?.aborted) break;
+    // Only a transient failure follows the chain: auth, capability and quota walls are not routed around.
+    const next = nextFallback(ctx.config, current.profile, tried, options);
+    if (!next) break;
+    tried.push(next);
+    const p = ctx.config.profiles[next];
+    current = {
+      ...current,
+      profile: next,
+      adapter: p.adapter,
+      provider: p.provider,
+      model: p.model,
+      fallbackUsed: true,
+    };
     await ctx.store.event(state.runId, {
       type: "note",
-      message: `Retrying the ${phase} turn after: ${outcome.failure.message}`,
+      message: `Falling back to profile ${next} after: ${outcome.failure.message}`,
     });
   }
-  return { outcome, attempts: n, durationMs: Date.now() - started };
+  const switched = current.profile === state.profile ? undefined : {
+    profile: current.profile,
+    adapter: current.adapter,
+    provider: current.provider,
+    model: current.model,
+  };
+  return { outcome, attempts: n, durationMs: Date.now() - started, switched };
 }

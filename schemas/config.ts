@@ -80,8 +80,8 @@ export type ParentSubscription = z.infer<typeof ParentSubscription>;
 
 export const Limits = z.object({
   workerTimeoutSeconds: z.number().int().min(1).max(86_400).default(1800),
-  /** No output from a worker for this long ends it as no_progress. */
-  workerIdleSeconds: z.number().int().min(1).max(86_400).default(300),
+  /** No stdout line, no token change and no worktree change for this long ends a worker as no_progress. */
+  workerIdleSeconds: z.number().int().min(1).max(86_400).default(120),
   maxChangedFiles: z.number().int().min(1).default(80),
   maxDeletedLineRatio: z.number().min(0).max(1).default(0.35),
   maxCapturedCharsPerStream: z.number().int().min(100).default(12_000),
@@ -102,6 +102,8 @@ export const DEFAULT_LOCKED_PATHS = [
   ".github/workflows/**",
   ".gitlab-ci.yml",
   ".circleci/**",
+  "azure-pipelines.yml",
+  "Jenkinsfile",
   "**/jest.config.*",
   "**/vitest.config.*",
   "**/vitest.workspace.*",

@@ -1,7 +1,7 @@
 /** Git-level gates: hidden edits, out-of-scope writes, dirty sources, and a source that moved. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { demoScenario, FIXED_ADD } from "./scenario.ts";
+import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { processAlive } from "../sandbox/spawn.ts";
 import { sh, spot, spotEnv, writeJson } from "./helpers.ts";
 
@@ -135,19 +135,7 @@ Deno.test("integrate blocks when HEAD moved, and approve blocks when the source 
   assert.match((integrate.json.error as { message: string }).message, /HEAD moved/);
 
   const sc2 = await demoScenario(env.dir);
-  const id2 = String(
-    (await spot(
-      env,
-      sc2.repo,
-      "prepare",
-      "--task",
-      sc2.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc2.episodeFile,
-    )).json.runId,
-  );
+  const id2 = await prepareScenario(env, sc2);
   await spot(env, sc2.repo, "run", "--id", id2);
   const verify = await spot(env, sc2.repo, "verify", "--id", id2);
   await Deno.writeTextFile(join(sc2.repo, "add_test.ts"), "// the user rewrote the test\n");
@@ -188,19 +176,7 @@ Deno.test("a check whose output overflows the capture limit blocks the run inste
   const task = JSON.parse(await Deno.readTextFile(sc.taskFile));
   task.verification.push({ argv: ["sh", "-c", "yes spot | head -c 5000"], timeoutSeconds: 30 });
   await Deno.writeTextFile(sc.taskFile, JSON.stringify(task));
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   await spot(env, sc.repo, "run", "--id", id);
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   assert.equal(verify.code, 4, verify.stderr);

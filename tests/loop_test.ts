@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grantsAll } from "../sandbox/deno_flags.ts";
 import { readJsonLines } from "../run/files.ts";
-import { demoScenario } from "./scenario.ts";
+import { demoScenario, prepareScenario } from "./scenario.ts";
 import { sh, spot, spotEnv, writeJson } from "./helpers.ts";
 
 async function approveReview(dir: string, diffSha256: string): Promise<string> {
@@ -124,19 +124,7 @@ Deno.test("a failing check sends the run to review, and a revision round fixes i
     },
     { op: "say", phase: "revise", text: "Fixed after review." },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   assert.equal((await spot(env, sc.repo, "run", "--id", id)).code, 0);
   const first = await spot(env, sc.repo, "verify", "--id", id);
   assert.equal(first.code, 0, first.stderr);
@@ -198,19 +186,7 @@ Deno.test("a failing check sends the run to review, and a revision round fixes i
 Deno.test("approve refuses a review bound to another diff, and a diff that changed after verify", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   await spot(env, sc.repo, "run", "--id", id);
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   const sha = String(verify.json.diffSha256);

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
-import { demoScenario, FIXED_ADD } from "./scenario.ts";
+import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { CLI, CLI_FLAGS, ROOT, spot, spotEnv } from "./helpers.ts";
 
 async function tmux(socket: string, ...args: string[]): Promise<string> {
@@ -19,19 +19,7 @@ Deno.test("spot run shows a ticking progress line on a TTY and none through a pi
     { op: "sleep", ms: 4_000 },
     { op: "write", path: "add.ts", content: FIXED_ADD },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   const socket = `spot-progress-${crypto.randomUUID().slice(0, 8)}`;
   const exports = Object.entries(env.env).map(([k, v]) => `${k}='${v}'`).join(" ");
   const cmd = `env -i ${exports} ${Deno.execPath()} run ${CLI_FLAGS.join(" ")} --config ${

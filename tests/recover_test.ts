@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonLines } from "../run/files.ts";
 import { processAlive, spawnProcess } from "../sandbox/spawn.ts";
-import { demoScenario, FIXED_ADD } from "./scenario.ts";
+import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { CLI, CLI_FLAGS, ROOT, spot, spotEnv, writeJson } from "./helpers.ts";
 
 /** How long the episode naps after its write: far longer than the test waits before killing. */
@@ -25,19 +25,7 @@ Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes
     { op: "sleep", ms: NAP_MS },
     { op: "say", text: "never reached" },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   const runDir = join(env.stateDir, "runs", id);
   let pid = 0;
   const running = spawnProcess(
@@ -118,19 +106,7 @@ Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes
 Deno.test("recover sends an untouched worktree back to run, and a second spot run is refused while one holds the lock", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir, [{ op: "sleep", ms: NAP_MS }]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   const runDir = join(env.stateDir, "runs", id);
   let pid = 0;
   const running = spawnProcess(
@@ -163,5 +139,56 @@ Deno.test("recover sends an untouched worktree back to run, and a second spot ru
   const recover = await spot(env, sc.repo, "recover", "--id", id);
   assert.equal(recover.json.status, "prepared", recover.stderr);
   assert.equal(recover.json.nextCommand, `spot run --id ${id}`);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("a quota wall keeps the partial work, says how to go on, and recover resumes the run", async () => {
+  const env = await spotEnv();
+  const sc = await demoScenario(env.dir, [
+    { op: "write", path: "add.ts", content: FIXED_ADD },
+    { op: "fail", message: "429 You exceeded your current quota (insufficient_quota)" },
+  ]);
+  const id = String(
+    (await spot(
+      env,
+      sc.repo,
+      "prepare",
+      "--task",
+      sc.taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      sc.episodeFile,
+    ))
+      .json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 3, run.stderr);
+  const details = (run.json.error as { details: Record<string, string> }).details;
+  assert.equal(details.nextCommand, `spot recover --id ${id}`);
+  assert.match(details.partialWork, /kept in .*worktrees/);
+  const recover = await spot(env, sc.repo, "recover", "--id", id);
+  assert.deepEqual([recover.json.status, recover.json.nextCommand], ["verifying", `spot verify --id ${id}`]);
+  const verify = await spot(env, sc.repo, "verify", "--id", id);
+  assert.equal(verify.json.passed, true, verify.stderr);
+  // A failure that is not a provider wall stays final.
+  const sc2 = await demoScenario(env.dir, [{ op: "fail", message: "401 invalid api key" }]);
+  const id2 = String(
+    (await spot(
+      env,
+      sc2.repo,
+      "prepare",
+      "--task",
+      sc2.taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      sc2.episodeFile,
+    ))
+      .json.runId,
+  );
+  await spot(env, sc2.repo, "run", "--id", id2);
+  const stays = await spot(env, sc2.repo, "recover", "--id", id2);
+  assert.deepEqual([stays.json.status, stays.json.recovered], ["blocked", false]);
   await Deno.remove(env.dir, { recursive: true });
 });

@@ -3,7 +3,7 @@
  * a replay episode that does. Used by `deno task demo` and by the tests.
  */
 import { join } from "node:path";
-import { makeRepo, writeEpisode, writeJson } from "./helpers.ts";
+import { makeRepo, spot, type SpotEnv, writeEpisode, writeJson } from "./helpers.ts";
 
 export const BUGGY_ADD = "export function add(a: number, b: number): number {\n  return a - b;\n}\n";
 export const FIXED_ADD = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";
@@ -54,4 +54,22 @@ export async function demoScenario(dir: string, episode?: Record<string, unknown
     ],
   );
   return { repo, taskFile, episodeFile };
+}
+
+/** `spot prepare` of a scenario with the replay worker; returns the run id, or throws with spot's error. */
+export async function prepareScenario(env: SpotEnv, sc: Scenario, ...extra: string[]): Promise<string> {
+  const r = await spot(
+    env,
+    sc.repo,
+    "prepare",
+    "--task",
+    sc.taskFile,
+    "--profile",
+    "replay",
+    "--model",
+    sc.episodeFile,
+    ...extra,
+  );
+  if (r.code !== 0) throw new Error(`prepare failed (${r.code}): ${r.stderr}`);
+  return String(r.json.runId);
 }

@@ -1,7 +1,7 @@
 /** Self-review through the CLI: the tier a parent gets, and every skip reason, recorded. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { demoScenario, FIXED_ADD } from "./scenario.ts";
+import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { type CliResult, spot, spotEnv } from "./helpers.ts";
 
 const REPORT = (sha: string) =>
@@ -25,19 +25,7 @@ const REPORT = (sha: string) =>
 async function toSelfReview(episode: Record<string, unknown>[], config: Record<string, unknown>) {
   const env = await spotEnv(config);
   const sc = await demoScenario(env.dir, [{ op: "write", path: "add.ts", content: FIXED_ADD }, ...episode]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   await spot(env, sc.repo, "run", "--id", id);
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   const self = verify.json.status === "selfReviewing"
@@ -111,19 +99,7 @@ Deno.test("a failed verification records verification-not-passed and goes straig
     path: "add.ts",
     content: "export const add = (a: number, b: number) => a * b;\n",
   }]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   await spot(env, sc.repo, "run", "--id", id);
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   assert.deepEqual([verify.json.passed, verify.json.status, verify.json.reviewTier], [

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readJsonLines } from "../run/files.ts";
 import { processAlive } from "../sandbox/spawn.ts";
-import { demoScenario } from "./scenario.ts";
-import { ROOT, spot, spotEnv } from "./helpers.ts";
+import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
+import { ROOT, spot, spotEnv, writeEpisode } from "./helpers.ts";
 
 async function fakePi(dir: string, stream: string): Promise<string> {
   const path = join(dir, `fake-pi-${stream.replace(/\W/g, "")}`);
@@ -105,19 +105,7 @@ Deno.test("a rate-limited turn is retried once, then the run fails with the clas
     { op: "usage", input: 100, output: 10 },
     { op: "fail", message: "429 Rate limit reached for requests (rate_limit_exceeded)" },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-    )).json.runId,
-  );
+  const id = await prepareScenario(env, sc);
   const run = await spot(env, sc.repo, "run", "--id", id);
   assert.equal(run.code, 3, run.stderr);
   const s = await state(env.stateDir, id);
@@ -166,4 +154,45 @@ Deno.test("the worker sees a clean environment and anything it leaves running is
   assert.ok(bg > 0);
   assert.equal(processAlive(bg), false, `background process ${bg} outlived the worker`);
   await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("a transient failure retries once, then follows the profile's fallback chain and records it", async () => {
+  const base = await spotEnv();
+  const flaky = join(base.dir, "flaky.jsonl");
+  const steady = join(base.dir, "steady.jsonl");
+  await writeEpisode(flaky, [{ op: "usage", input: 50, output: 5 }, {
+    op: "fail",
+    message: "503 upstream overloaded, try again",
+  }]);
+  await writeEpisode(steady, [{ op: "write", path: "add.ts", content: FIXED_ADD }, {
+    op: "usage",
+    input: 70,
+    output: 7,
+  }]);
+  const env = await spotEnv({
+    profiles: {
+      flaky: { adapter: "replay", provider: "replay", model: flaky, fallbackProfiles: ["steady"] },
+      steady: { adapter: "replay", provider: "replay", model: steady },
+    },
+  });
+  const sc = await demoScenario(env.dir);
+  const id = String(
+    (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "flaky")).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 0, run.stderr);
+  const s = await state(env.stateDir, id);
+  assert.deepEqual([s.status, s.profile, s.model, s.fallbackUsed], ["verifying", "steady", steady, true]);
+  assert.equal(s.workerAttempts, 3, "two tries on flaky, one on steady");
+  assert.deepEqual([s.workerUsage.input, s.workerUsage.output], [170, 17]);
+  // Without a chain the same failure ends the run.
+  const lone = await spotEnv({
+    profiles: { flaky: { adapter: "replay", provider: "replay", model: flaky } },
+  });
+  const sc2 = await demoScenario(lone.dir);
+  const id2 = String(
+    (await spot(lone, sc2.repo, "prepare", "--task", sc2.taskFile, "--profile", "flaky")).json.runId,
+  );
+  assert.equal((await spot(lone, sc2.repo, "run", "--id", id2)).code, 3);
+  for (const e of [base, env, lone]) await Deno.remove(e.dir, { recursive: true });
 });
