@@ -131,6 +131,16 @@ program.command("prepare").description("Check a contract, choose a worker and bu
     )
   );
 
+/** A whole number of at least 0, for paging options. */
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new SpotError(
+    "CLI_USAGE",
+    `Cannot read "${value}" as a count: expected a whole number of at least 0`,
+  );
+}
+
 /** `--flag true|false`, as the seed spells its picker switches. */
 function parseBool(value: string): boolean {
   if (value === "true" || value === "false") return value === "true";
@@ -179,6 +189,9 @@ program.command("list").description("List runs")
   .option("--status <status>", "only runs in this status")
   .option("--caller <caller>", "only runs from this caller")
   .option("--running", "only active runs")
+  .option("--limit <n>", "show the newest N runs (default 200)", positiveInt)
+  .option("--offset <n>", "skip the N newest matching runs first", positiveInt)
+  .option("--all", "show every run, however many")
   .action((o) => verb("list", o, (ctx) => listRuns(ctx, o)));
 
 program.command("parent-meter").alias("codex-meter")
