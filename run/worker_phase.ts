@@ -110,6 +110,15 @@ async function attempt(
     profile,
     timeoutMs: limits.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
   });
+  // Inside the OS sandbox the only way out is the forwarder, which needs to know where the provider is.
+  if (sandbox.os && profile?.apiKeyEnv && !profile.baseUrl) {
+    return failure(
+      "config",
+      "blocking",
+      `Cannot reach provider "${state.provider}" from the sandbox: profile "${state.profile}" has no baseUrl ` +
+        `(set profiles.${state.profile}.baseUrl, or prepare with --sandbox none)`,
+    );
+  }
   const plan = adapter.plan({
     runId: state.runId,
     phase,

@@ -30,6 +30,8 @@ Deno.test("a pi turn that exits 0 with a 401 in its stream blocks the run as aut
         provider: "fake",
         model: "fake-model",
         apiKeyEnv: "FAKE_API_KEY",
+        // Nothing listens there: the fake pi never calls out, it replays a recorded 401.
+        baseUrl: "http://127.0.0.1:9/v1",
         binary: await fakePi(base.dir, "auth-401.jsonl"),
       },
     },
@@ -45,9 +47,11 @@ Deno.test("a pi turn that exits 0 with a 401 in its stream blocks the run as aut
   const s = await state(env.stateDir, id);
   assert.equal(s.status, "blocked");
   assert.equal(s.failure.code, "auth");
-  const steps = await readJsonLines<{ argv: string[] }>(join(env.stateDir, "runs", id, "steps.jsonl"));
-  assert.equal(steps.length, 1, "auth is not retried");
-  assert.ok(!steps[0].argv.join(" ").includes("sk-test"), "the key never appears on argv");
+  const steps = await readJsonLines<{ kind: string; argv: string[] }>(
+    join(env.stateDir, "runs", id, "steps.jsonl"),
+  );
+  assert.equal(steps.filter((st) => st.kind === "worker").length, 1, "auth is not retried");
+  for (const st of steps) assert.ok(!st.argv.join(" ").includes("sk-test"), "the key never appears on argv");
   await Deno.remove(env.dir, { recursive: true });
   await Deno.remove(base.dir, { recursive: true });
 });
@@ -195,4 +199,28 @@ Deno.test("a transient failure retries once, then follows the profile's fallback
   );
   assert.equal((await spot(lone, sc2.repo, "run", "--id", id2)).code, 3);
   for (const e of [base, env, lone]) await Deno.remove(e.dir, { recursive: true });
+});
+
+Deno.test("a keyed profile without a baseUrl is refused inside the OS sandbox with the fix, not left to time out", async () => {
+  const base = await spotEnv();
+  const profile = { adapter: "pi", provider: "fake", model: "fake-model", apiKeyEnv: "FAKE_API_KEY" };
+  const env = await spotEnv({
+    profiles: { nourl: { ...profile, binary: await fakePi(base.dir, "success.jsonl") } },
+  });
+  env.env.FAKE_API_KEY = "sk-test-not-a-real-key";
+  const sc = await demoScenario(env.dir);
+  const id = String(
+    (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "nourl")).json.runId,
+  );
+  const run = await spot(env, sc.repo, "run", "--id", id);
+  assert.equal(run.code, 4, run.stderr);
+  assert.match((run.json.error as { message: string }).message, /has no baseUrl .*--sandbox none/);
+  // With the OS sandbox declined, the same profile runs (and the run records that choice).
+  const sc2 = await demoScenario(env.dir);
+  const id2 = String(
+    (await spot(env, sc2.repo, "prepare", "--task", sc2.taskFile, "--profile", "nourl", "--sandbox", "none"))
+      .json.runId,
+  );
+  assert.equal((await spot(env, sc2.repo, "run", "--id", id2)).code, 0);
+  for (const e of [base, env]) await Deno.remove(e.dir, { recursive: true });
 });
