@@ -25,6 +25,18 @@ function show(step: string, r: CliResult, keys: string[]): void {
 
 say(`spot demo: a repo whose test fails, delegated to the built-in replay worker\nworkspace: ${env.dir}\n`);
 const sc = await demoScenario(env.dir);
+// spot refuses to run a worker without the OS sandbox unless told to; the demo says so and opts out openly.
+const sandbox = await spot(env, sc.repo, "sandbox");
+const optOut: string[] = [];
+if (sandbox.code === 0) {
+  say(`sandbox: ${sandbox.json.backend} (${sandbox.json.level})\n`);
+} else {
+  const why = (sandbox.json.error as { message?: string } | undefined)?.message ?? "unavailable";
+  say(
+    `sandbox: no OS sandbox here (${why});\n  the demo runs with --sandbox none, which the run records. Install bubblewrap to see it sandboxed.\n`,
+  );
+  optOut.push("--sandbox", "none");
+}
 let r = await spot(
   env,
   sc.repo,
@@ -35,6 +47,7 @@ let r = await spot(
   "replay",
   "--model",
   sc.episodeFile,
+  ...optOut,
 );
 show("prepare", r, ["runId", "status", "worktreePath"]);
 const id = String(r.json.runId);
