@@ -171,10 +171,10 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     lastReportAt: null,
     cleanedAt: null,
   };
-  if (options.usageStart && !isAbsolute(options.usageStart)) {
-    options.usageStart = resolve(ctx.cwd, options.usageStart);
-  }
-  const usageStart = options.usageStart ? await readSnapshotFile(options.usageStart) : null;
+  const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
+    ? resolve(ctx.cwd, options.usageStart)
+    : options.usageStart;
+  const usageStart = usageStartFile ? await readSnapshotFile(usageStartFile) : null;
   await admit(ctx, state, task);
   await ctx.store.event(runId, {
     type: "transition",
@@ -192,7 +192,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       profile: choice.name,
       caller,
       worker: settings,
-      usageStart: options.usageStart ?? null,
+      usageStart: usageStartFile ?? null,
     });
     if (usageStart) await ctx.store.writeJson(runId, START_SNAPSHOT_FILE, usageStart);
     return await buildWorktree(ctx, state, task);
