@@ -3,10 +3,9 @@
  * config schema, its own env names, and a session retry limit opencode lacks.
  */
 import { join } from "node:path";
-import { opencodeConfig } from "./opencode_config.ts";
 import { finishOpencode, parseOpencodeLine } from "./opencode_stream.ts";
-import { parseModelLines, SESSION_TITLE } from "./opencode.ts";
-import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
+import { opencodeFamilyPlan, parseModelLines } from "./opencode.ts";
+import { homeEnv, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 const DEFAULT_RETRIES = 2;
@@ -27,23 +26,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
     spec,
     [],
   );
-  const { provider, model } = spec.profile;
-  return {
-    argv: [
-      spec.binary,
-      ...["run", "--format", "json", "--title", SESSION_TITLE],
-      ...["-m", `${provider}/${model}`, "--dir", spec.worktree],
-      promptText(spec),
-    ],
-    env,
-    files: [
-      {
-        path: configFile,
-        content: JSON.stringify(opencodeConfig(spec, "https://app.kilo.ai/config.json"), null, 2),
-      },
-      tmpDirFile(spec),
-    ],
-  };
+  return opencodeFamilyPlan(spec, env, configFile, "https://app.kilo.ai/config.json");
 }
 
 export const KILO_DETECT: DetectInfo = {

@@ -41,6 +41,16 @@ function plan(spec: LaunchSpec): LaunchPlan {
     spec,
     [],
   );
+  return opencodeFamilyPlan(spec, env, configFile, "https://opencode.ai/config.json");
+}
+
+/** The launch opencode and its forks share: run in JSON mode on the worktree, config written to `configFile`. */
+export function opencodeFamilyPlan(
+  spec: LaunchSpec,
+  env: Record<string, string>,
+  configFile: string,
+  schemaUrl: string,
+): LaunchPlan {
   const { provider, model } = spec.profile;
   return {
     argv: [
@@ -51,10 +61,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
     ],
     env,
     files: [
-      {
-        path: configFile,
-        content: JSON.stringify(opencodeConfig(spec, "https://opencode.ai/config.json"), null, 2),
-      },
+      { path: configFile, content: JSON.stringify(opencodeConfig(spec, schemaUrl), null, 2) },
       tmpDirFile(spec),
     ],
   };

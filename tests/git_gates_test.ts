@@ -39,22 +39,8 @@ Deno.test("update-index --assume-unchanged cannot hide an edit from the diff", a
     { op: "exec", argv: ["git", "update-index", "--skip-worktree", "README.md"] },
     { op: "write", path: "README.md", content: "# changed behind git's back\n" },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-      // The gate itself is under test: bwrap would stop the index edit before it could hide anything.
-      "--sandbox",
-      "none",
-    )).json.runId,
-  );
+  // The gate itself is under test: bwrap would stop the index edit before it could hide anything.
+  const id = await prepareScenario(env, sc, "--sandbox", "none");
   await spot(env, sc.repo, "run", "--id", id);
   const worktree =
     JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "state.json"))).worktreePath;
@@ -193,22 +179,8 @@ Deno.test("a check that outlives its timeout fails, and its process group is end
     timeoutSeconds: 1,
   }];
   await Deno.writeTextFile(sc.taskFile, JSON.stringify(task));
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-      // Host-side pids: under bwrap the check lives in its own PID namespace.
-      "--sandbox",
-      "none",
-    )).json.runId,
-  );
+  // Host-side pids: under bwrap the check lives in its own PID namespace.
+  const id = await prepareScenario(env, sc, "--sandbox", "none");
   await spot(env, sc.repo, "run", "--id", id);
   const verify = await spot(env, sc.repo, "verify", "--id", id);
   assert.equal(verify.code, 0, verify.stderr);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { readJsonLines } from "../run/files.ts";
 import { processAlive, spawnProcess } from "../sandbox/spawn.ts";
 import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
-import { CLI, CLI_FLAGS, ROOT, spot, spotEnv, writeJson } from "./helpers.ts";
+import { CLI, CLI_FLAGS, ROOT, spot, type SpotEnv, spotEnv, writeJson } from "./helpers.ts";
 
 /** How long the episode naps after its write: far longer than the test waits before killing. */
 const NAP_MS = 60_000;
@@ -18,6 +18,30 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`Timed out waiting for ${what}`);
 }
 
+/** Starts `spot run` as a real process and returns once the run's events show `eventType`. */
+async function runUntil(env: SpotEnv, repo: string, id: string, eventType: string) {
+  let pid = 0;
+  const argv = [
+    Deno.execPath(),
+    "run",
+    ...CLI_FLAGS,
+    "--no-prompt",
+    "--config",
+    join(ROOT, "deno.json"),
+    CLI,
+    "run",
+    "--id",
+    id,
+  ];
+  const running = spawnProcess(argv, { cwd: repo, env: env.env, onSpawn: (p) => pid = p, reapGroup: false });
+  const events = join(env.stateDir, "runs", id, "events.jsonl");
+  await waitFor(
+    `a ${eventType} event`,
+    async () => (await readJsonLines<{ type: string }>(events)).some((e) => e.type === eventType),
+  );
+  return { pid, running };
+}
+
 Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir, [
@@ -27,29 +51,7 @@ Deno.test("kill -9 of spot run mid-episode, then recover, then the loop finishes
   ]);
   const id = await prepareScenario(env, sc);
   const runDir = join(env.stateDir, "runs", id);
-  let pid = 0;
-  const running = spawnProcess(
-    [
-      Deno.execPath(),
-      "run",
-      ...CLI_FLAGS,
-      "--no-prompt",
-      "--config",
-      join(ROOT, "deno.json"),
-      CLI,
-      "run",
-      "--id",
-      id,
-    ],
-    { cwd: sc.repo, env: env.env, onSpawn: (p) => pid = p, reapGroup: false },
-  );
-  await waitFor(
-    "the worker's write",
-    async () =>
-      (await readJsonLines<{ type: string }>(join(runDir, "events.jsonl"))).some((e) =>
-        e.type === "worker_tool_result"
-      ),
-  );
+  const { pid, running } = await runUntil(env, sc.repo, id, "worker_tool_result");
   const active = JSON.parse(await Deno.readTextFile(join(runDir, "active-step.json")));
   Deno.kill(pid, "SIGKILL");
   const killed = await running;
@@ -107,30 +109,7 @@ Deno.test("recover sends an untouched worktree back to run, and a second spot ru
   const env = await spotEnv();
   const sc = await demoScenario(env.dir, [{ op: "sleep", ms: NAP_MS }]);
   const id = await prepareScenario(env, sc);
-  const runDir = join(env.stateDir, "runs", id);
-  let pid = 0;
-  const running = spawnProcess(
-    [
-      Deno.execPath(),
-      "run",
-      ...CLI_FLAGS,
-      "--no-prompt",
-      "--config",
-      join(ROOT, "deno.json"),
-      CLI,
-      "run",
-      "--id",
-      id,
-    ],
-    { cwd: sc.repo, env: env.env, onSpawn: (p) => pid = p, reapGroup: false },
-  );
-  await waitFor(
-    "the worker to start",
-    async () =>
-      (await readJsonLines<{ type: string }>(join(runDir, "events.jsonl"))).some((e) =>
-        e.type === "worker_start"
-      ),
-  );
+  const { pid, running } = await runUntil(env, sc.repo, id, "worker_start");
   const busy = await spot(env, sc.repo, "recover", "--id", id);
   assert.equal(busy.code, 5);
   assert.equal((busy.json.error as { code: string }).code, "RUN_LOCKED");

@@ -132,22 +132,8 @@ Deno.test("the worker sees a clean environment and anything it leaves running is
     { op: "exec", argv: ["sh", "-c", "sleep 300 > /dev/null 2>&1 & echo $! > bg.pid"] },
     { op: "say", text: "done" },
   ]);
-  const id = String(
-    (await spot(
-      env,
-      sc.repo,
-      "prepare",
-      "--task",
-      sc.taskFile,
-      "--profile",
-      "replay",
-      "--model",
-      sc.episodeFile,
-      // Host-side pids: under bwrap the worker lives in its own PID namespace.
-      "--sandbox",
-      "none",
-    )).json.runId,
-  );
+  // Host-side pids: under bwrap the worker lives in its own PID namespace.
+  const id = await prepareScenario(env, sc, "--sandbox", "none");
   assert.equal((await spot(env, sc.repo, "run", "--id", id)).code, 0);
   const worktree = (await state(env.stateDir, id)).worktreePath;
   const seen = await Deno.readTextFile(join(worktree, "seen-env.txt"));
