@@ -6,9 +6,9 @@
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { EXIT, isSpotError, SpotError } from "./errors.ts";
-import { diffRun } from "./run/diff_verb.ts";
-import { createProgressLine } from "./run/progress_line.ts";
-import { parentMeter } from "./run/parent_meter_verb.ts";
+import { diffRun } from "./verbs/diff.ts";
+import { createProgressLine } from "./cli/progress_line.ts";
+import { parentMeter } from "./verbs/parent_meter.ts";
 import {
   approveRun,
   audited,
@@ -26,7 +26,7 @@ import {
   selfReviewRun,
   type SpotContext,
   verifyRun,
-} from "./run/mod.ts";
+} from "./verbs/mod.ts";
 
 const VERSION = "0.1.0";
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGHUP: 129, SIGTERM: 143 };
@@ -261,16 +261,16 @@ const configCommand = program.command("config").description(
   "Where the config is, what it holds, whether it is valid",
 );
 configCommand.command("path").description("Print the config file's path")
-  .action(async () => configVerb("path", (await import("./run/config_verb.ts")).configPath));
+  .action(async () => configVerb("path", (await import("./verbs/config.ts")).configPath));
 configCommand.command("show").description("Print the effective config, defaults filled in")
-  .action(async () => configVerb("show", (await import("./run/config_verb.ts")).configShow));
+  .action(async () => configVerb("show", (await import("./verbs/config.ts")).configShow));
 configCommand.command("validate").description("Check the config file; problems as file:line:col, exit 2")
-  .action(async () => configVerb("validate", (await import("./run/config_verb.ts")).configValidate));
+  .action(async () => configVerb("validate", (await import("./verbs/config.ts")).configValidate));
 
 program.command("detect").description("Probe the worker CLIs installed here (cached for 10 minutes)")
   .option("--refresh", "ignore the cache and probe again")
   .action(async (o) => {
-    const { detectWorkers } = await import("./run/detect_verb.ts");
+    const { detectWorkers } = await import("./verbs/detect.ts");
     const { renderRegistry } = await import("./registry/render.ts");
     await humanOrJson("detect", o, (ctx) => detectWorkers(ctx, o), (r) => renderRegistry(r.registry, r));
   });
@@ -286,7 +286,7 @@ id(
 program.command("sandbox").description("Show which OS sandbox a run gets here and why (exit 4 if none)")
   .option("--sandbox <mode>", "check this choice instead of the config's: auto, bwrap or none")
   .action(async (o) => {
-    const { describeSandbox } = await import("./run/sandbox_verb.ts");
+    const { describeSandbox } = await import("./verbs/sandbox.ts");
     await verb("sandbox", o, (ctx) => describeSandbox(ctx, o));
   });
 // @commands:sandbox (sandbox flags)

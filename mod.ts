@@ -17,7 +17,7 @@
  * @module
  */
 export * from "./errors.ts";
-export * from "./run/mod.ts";
+export * from "./verbs/mod.ts";
 export * from "./adapters/mod.ts";
 export * from "./sandbox/mod.ts";
 export * from "./git/mod.ts";

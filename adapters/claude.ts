@@ -3,7 +3,7 @@
  * and knobs travel by env (ANTHROPIC_BASE_URL, CLAUDE_CODE_MAX_RETRIES,
  * API_TIMEOUT_MS); tools are an allow list; the prompt comes on stdin.
  */
-import { finishClaude, parseClaudeLine } from "./claude_stream.ts";
+import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 

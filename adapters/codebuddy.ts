@@ -4,7 +4,7 @@
  * not logged in exits 0 having done nothing, so an empty successful turn is
  * classified as auth. Built from its documented print mode; not installed here.
  */
-import { finishClaude, parseClaudeLine } from "./claude_stream.ts";
+import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type {
   DetectInfo,

@@ -4,7 +4,7 @@
  * stdin to EOF, and gets its request and stream retry budgets from the profile.
  */
 import { join } from "node:path";
-import { finishCodex, parseCodexLine } from "./codex_stream.ts";
+import { finishCodex, parseCodexLine } from "./streams/codex.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 

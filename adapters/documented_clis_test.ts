@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { WorkerEvent } from "../schemas/events.ts";
-import { finishIdle } from "./finish.ts";
+import { finishIdle } from "./streams/finish.ts";
 import { getAdapter } from "./mod.ts";
 import { type LaunchSpec, newParseState, type WorkerOutcome } from "./types.ts";
 

@@ -5,7 +5,7 @@
  * folder-trust prompt and caps its retries (10 attempts by default).
  */
 import { join } from "node:path";
-import { finishGemini, parseGeminiLine } from "./gemini_stream.ts";
+import { finishGemini, parseGeminiLine } from "./streams/gemini.ts";
 import { homeEnv, promptText, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 

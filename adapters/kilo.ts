@@ -3,7 +3,7 @@
  * config schema, its own env names, and a session retry limit opencode lacks.
  */
 import { join } from "node:path";
-import { finishOpencode, parseOpencodeLine } from "./opencode_stream.ts";
+import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { opencodeFamilyPlan, parseModelLines } from "./opencode.ts";
 import { homeEnv, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";

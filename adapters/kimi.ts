@@ -6,7 +6,7 @@
  * Built from Kimi's documented print mode; not installable here.
  */
 import { join } from "node:path";
-import { finishKimi, parseKimiLine } from "./kimi_stream.ts";
+import { finishKimi, parseKimiLine } from "./streams/kimi.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 

@@ -18,8 +18,8 @@ import type { WorkerAdapter } from "./types.ts";
 import { zcodeAdapter } from "./zcode.ts";
 
 export * from "./types.ts";
-export { classify, type ClassifyHints, resetTime } from "./classify.ts";
-export { finishPi, parsePiLine, TOOL_OUTPUT_CAP } from "./pi_stream.ts";
+export { classify, type ClassifyHints, resetTime } from "./streams/classify.ts";
+export { finishPi, parsePiLine, TOOL_OUTPUT_CAP } from "./streams/pi.ts";
 export {
   claudeAdapter,
   codebuddyAdapter,

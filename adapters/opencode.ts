@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { opencodeConfig } from "./opencode_config.ts";
-import { finishOpencode, parseOpencodeLine } from "./opencode_stream.ts";
+import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 

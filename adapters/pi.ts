@@ -4,7 +4,7 @@
  * skills or context files, no update checks, and the prompt on stdin.
  */
 import { join } from "node:path";
-import { finishPi, parsePiLine } from "./pi_stream.ts";
+import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** pi's default reasoning effort is low; coding tasks benefit from more. */

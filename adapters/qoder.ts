@@ -5,7 +5,7 @@
  * reports token counts as 0 and bills in credits. Built from the seed's argv
  * and Qoder's Claude-shaped print mode; not installable here.
  */
-import { finishClaude, parseClaudeLine } from "./claude_stream.ts";
+import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 

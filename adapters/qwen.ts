@@ -4,7 +4,7 @@
  * provider error as a successful result whose text starts `[API Error:`.
  */
 import { join } from "node:path";
-import { finishClaude, parseClaudeLine } from "./claude_stream.ts";
+import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, promptText, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 

@@ -4,7 +4,7 @@
  * profile's `model` is the absolute path of the episode file.
  */
 import { fileURLToPath } from "node:url";
-import { finishPi, parsePiLine } from "./pi_stream.ts";
+import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 /** Found on PATH when spot runs from a bundle that has no source tree beside it. */

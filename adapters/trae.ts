@@ -4,7 +4,7 @@
  * array of messages at the end whose last assistant content is the answer.
  * Built from the seed's argv; not installable here.
  */
-import { finishJsonResult, parseJsonResultLine } from "./json_result_stream.ts";
+import { finishJsonResult, parseJsonResultLine } from "./streams/json_result.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 

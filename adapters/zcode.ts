@@ -4,7 +4,7 @@
  * flag (it uses the model picked in its UI). Built from the seed's
  * description of its headless mode; not installable here.
  */
-import { finishJsonResult, parseJsonResultLine } from "./json_result_stream.ts";
+import { finishJsonResult, parseJsonResultLine } from "./streams/json_result.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 

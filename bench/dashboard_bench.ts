@@ -17,7 +17,7 @@ import {
   fixtureState,
   settle,
   writeFixtureRun,
-} from "../serve/fixture_runs.ts";
+} from "../tests/fixture_runs.ts";
 import type { Status } from "../schemas/run_state.ts";
 import { CLI, ROOT } from "../tests/helpers.ts";
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { createContext, prepare, runWorker, selfReviewRun, verifyRun } from "../mod.ts";
-import { diffRun } from "../run/diff_verb.ts";
+import { diffRun } from "../verbs/diff.ts";
 import { makeRepo, writeEpisode, writeJson } from "../tests/helpers.ts";
 
 const TARGET = 0.1;

@@ -6,8 +6,8 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { Context } from "hono";
-import type { EnvReader, SpotPaths } from "../run/paths.ts";
-import type { RunIndex } from "../run/run_index.ts";
+import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import type { RunIndex } from "../store/run_index.ts";
 import type { Config } from "../schemas/config.ts";
 import appJs from "./assets/app.js" with { type: "text" };
 import css from "./assets/app.css" with { type: "text" };
@@ -16,10 +16,10 @@ import { Dashboard } from "./dashboard.ts";
 import { type DashQuery, parseDashQuery } from "./dash_query.ts";
 import { type Binding, checkRequest, SECURITY_HEADERS } from "./guard.ts";
 import { eventsRoute } from "./sse.ts";
-import type { Html } from "./view_format.ts";
-import { renderConnections } from "./view_connections.ts";
-import { renderLivePage } from "./view_page.ts";
-import { renderRunsPanel, RowCache } from "./view_runs.ts";
+import type { Html } from "./views/format.ts";
+import { renderConnections } from "./views/connections.ts";
+import { renderLivePage } from "./views/page.ts";
+import { renderRunsPanel, RowCache } from "./views/runs.ts";
 
 /** New events reach the page within about this long. */
 export const POLL_MS = 500;

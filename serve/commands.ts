@@ -4,8 +4,8 @@
  */
 import { resolve } from "node:path";
 import { SpotError } from "../errors.ts";
-import type { SpotContext } from "../run/context.ts";
-import { runIndexFor } from "../run/run_index.ts";
+import type { SpotContext } from "../store/context.ts";
+import { runIndexFor } from "../store/run_index.ts";
 import { monitor } from "./monitor.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, openBrowser, startServer } from "./server.ts";
 import { writeSnapshot } from "./snapshot.ts";

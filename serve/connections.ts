@@ -4,8 +4,8 @@
  * and its value never leaves the environment.
  */
 import { getAdapter } from "../adapters/mod.ts";
-import type { EnvReader } from "../run/paths.ts";
-import { stripTerminal } from "../run/worker_log.ts";
+import type { EnvReader } from "../store/paths.ts";
+import { stripTerminal } from "../store/worker_log.ts";
 import type { Config } from "../schemas/config.ts";
 import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";

@@ -3,13 +3,13 @@
  * of runs and the totals from the index, the expanded runs' files, and the
  * connections probe. Totals are cached until the index changes.
  */
-import type { EnvReader, SpotPaths } from "../run/paths.ts";
-import type { IndexTotals, RunIndex } from "../run/run_index.ts";
+import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import type { IndexTotals, RunIndex } from "../store/run_index.ts";
 import type { Config } from "../schemas/config.ts";
 import { type Connections, probeConnections, type VersionRunner } from "./connections.ts";
 import type { DashQuery } from "./dash_query.ts";
 import { loadRunDetail, type RunDetail } from "./detail.ts";
-import type { RunsView } from "./view_runs.ts";
+import type { RunsView } from "./views/runs.ts";
 
 export interface DashboardSource {
   paths: SpotPaths;

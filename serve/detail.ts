@@ -4,9 +4,9 @@
  * each field is picked out with a type check instead of being trusted.
  */
 import { join } from "node:path";
-import type { SpotPaths } from "../run/paths.ts";
-import { asRunState } from "../run/run_entry.ts";
-import { stripTerminal } from "../run/worker_log.ts";
+import type { SpotPaths } from "../store/paths.ts";
+import { asRunState } from "../store/run_entry.ts";
+import { stripTerminal } from "../store/worker_log.ts";
 import type { RunState } from "../schemas/run_state.ts";
 
 /** Enough of worker.log to see what a worker is doing now, without reading a huge log. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fixtureHome, fixtureState, writeFixtureRun } from "./fixture_runs.ts";
+import { fixtureHome, fixtureState, writeFixtureRun } from "../tests/fixture_runs.ts";
 import { loadRunDetail, LOG_TAIL_BYTES, tailLog } from "./detail.ts";
 
 Deno.test("tailLog() reads only the end of a big log and strips terminal escapes", async () => {

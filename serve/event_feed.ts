@@ -5,9 +5,9 @@
  * the index, so the cost follows the number of live runs, not of all runs.
  */
 import { join } from "node:path";
-import type { RunIndex } from "../run/run_index.ts";
-import type { SpotPaths } from "../run/paths.ts";
-import { renderWorkerLogLine } from "../run/worker_log.ts";
+import type { RunIndex } from "../store/run_index.ts";
+import type { SpotPaths } from "../store/paths.ts";
+import { renderWorkerLogLine } from "../store/worker_log.ts";
 import { SpotEvent } from "../schemas/events.ts";
 
 /** Finished runs stay watched this long, so their last events are not missed. */

@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import { SpotError } from "../errors.ts";
-import type { EnvReader, SpotPaths } from "../run/paths.ts";
-import type { RunIndex } from "../run/run_index.ts";
+import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import type { RunIndex } from "../store/run_index.ts";
 import { type ProcessResult, spawnInteractive, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 

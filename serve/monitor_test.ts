@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
-import { fixtureHome, fixtureState, writeFixtureRun } from "./fixture_runs.ts";
+import { fixtureHome, fixtureState, writeFixtureRun } from "../tests/fixture_runs.ts";
 import { monitor, type MonitoredRun, monitoredRuns, paneCommand, shellQuote, tmuxPlan } from "./monitor.ts";
 
 const TMUX = which("tmux", Deno.env.get("PATH") ?? "");

@@ -4,8 +4,8 @@
  * every event stream first, so shutdown never waits on an open browser tab.
  */
 import { SpotError } from "../errors.ts";
-import type { EnvReader, SpotPaths } from "../run/paths.ts";
-import type { RunIndex } from "../run/run_index.ts";
+import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import type { RunIndex } from "../store/run_index.ts";
 import type { Config } from "../schemas/config.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";

@@ -1,16 +1,16 @@
 /** `spot dashboard`: the same view as one self-contained HTML file, for sharing or reading offline. */
 import { join } from "node:path";
-import type { EnvReader, SpotPaths } from "../run/paths.ts";
-import type { RunIndex } from "../run/run_index.ts";
-import { writeTextAtomic } from "../run/files.ts";
+import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import type { RunIndex } from "../store/run_index.ts";
+import { writeTextAtomic } from "../store/files.ts";
 import type { Config } from "../schemas/config.ts";
 import type { VersionRunner } from "./connections.ts";
 import { Dashboard } from "./dashboard.ts";
 import { DashQuery } from "./dash_query.ts";
-import { int } from "./view_format.ts";
-import { renderConnections } from "./view_connections.ts";
-import { renderStaticPage } from "./view_page.ts";
-import { renderRunsPanel } from "./view_runs.ts";
+import { int } from "./views/format.ts";
+import { renderConnections } from "./views/connections.ts";
+import { renderStaticPage } from "./views/page.ts";
+import { renderRunsPanel } from "./views/runs.ts";
 
 /** The newest runs the file holds, each with its details; older ones are counted, not shown. */
 export const SNAPSHOT_ROWS = 200;

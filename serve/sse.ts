@@ -5,8 +5,8 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { RunIndex } from "../run/run_index.ts";
-import type { SpotPaths } from "../run/paths.ts";
+import type { RunIndex } from "../store/run_index.ts";
+import type { SpotPaths } from "../store/paths.ts";
 import { EventFeed } from "./event_feed.ts";
 
 export interface SseOptions {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createApp } from "./app.ts";
-import { type FixtureHome, fixtureHome, fixtureState, writeFixtureRun } from "./fixture_runs.ts";
+import { type FixtureHome, fixtureHome, fixtureState, writeFixtureRun } from "../tests/fixture_runs.ts";
 import { toItem } from "./event_feed.ts";
 
 const BASE = "http://127.0.0.1:7317";

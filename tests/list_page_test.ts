@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { fixtureHome, fixtureState, writeFixtureRun } from "../serve/fixture_runs.ts";
-import { createContext } from "../run/context.ts";
-import { DEFAULT_LIST_LIMIT, listRuns } from "../run/query.ts";
+import { fixtureHome, fixtureState, writeFixtureRun } from "./fixture_runs.ts";
+import { createContext } from "../store/context.ts";
+import { DEFAULT_LIST_LIMIT, listRuns } from "../verbs/query.ts";
 
 Deno.test("listRuns() pages the newest runs oldest-first, counts all of them, and shows all on request", async () => {
   const home = await fixtureHome();

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grantsAll } from "../sandbox/deno_flags.ts";
-import { readJsonLines } from "../run/files.ts";
+import { readJsonLines } from "../store/files.ts";
 import { demoScenario, prepareScenario } from "./scenario.ts";
 import { sh, spot, spotEnv, writeJson } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 /** A `kill -9` of `spot run` mid-episode loses nothing: recover, then the loop finishes. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readJsonLines } from "../run/files.ts";
+import { readJsonLines } from "../store/files.ts";
 import { processAlive, spawnProcess } from "../sandbox/spawn.ts";
 import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { CLI, CLI_FLAGS, ROOT, spot, type SpotEnv, spotEnv, writeJson } from "./helpers.ts";

@@ -1,7 +1,7 @@
 /** Worker turns through the loop: the pi adapter on a fake pi, failures, retries, and what a worker can see. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readJsonLines } from "../run/files.ts";
+import { readJsonLines } from "../store/files.ts";
 import { processAlive } from "../sandbox/spawn.ts";
 import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { ROOT, spot, spotEnv, writeEpisode } from "./helpers.ts";

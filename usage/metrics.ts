@@ -8,7 +8,7 @@ import { BLOCKING_PRIORITIES, type ReviewResult } from "../schemas/review_result
 import type { RunState } from "../schemas/run_state.ts";
 import { buildCohort, type Cohort, type CohortRun } from "./cohort.ts";
 import { headline } from "./format.ts";
-import type { ParentSection } from "./parent_section.ts";
+import type { ParentSection } from "./parent/section.ts";
 import {
   computeParentSavings,
   type ParentMeasurement,

@@ -3,7 +3,7 @@ import type { SpotEvent } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { int, pct, usd } from "./format.ts";
 import { buildMetrics, type MetricsInput } from "./metrics.ts";
-import { measureParent } from "./parent_section.ts";
+import { measureParent } from "./parent/section.ts";
 import { renderParentText, renderReportMd, type RunFacts } from "./report_text.ts";
 
 const STATE = {

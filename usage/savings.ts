@@ -7,7 +7,7 @@
  */
 import type { ParentRateCard, ParentSubscription } from "../schemas/config.ts";
 import type { Usage } from "../schemas/events.ts";
-import type { ParentUsage } from "./parent_usage.ts";
+import type { ParentUsage } from "./parent/usage.ts";
 import { priceAt, usdPerCredit, WEEKS_PER_MONTH } from "./pricing.ts";
 
 export const SAVINGS_BASIS =

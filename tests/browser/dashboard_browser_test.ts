@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Page } from "playwright-core";
-import { fixtureHome, fixtureState, writeFixtureRun } from "../../serve/fixture_runs.ts";
+import { fixtureHome, fixtureState, writeFixtureRun } from "../fixture_runs.ts";
 import { startServer } from "../../serve/server.ts";
 import { writeSnapshot } from "../../serve/snapshot.ts";
 import { browserMissing, launch, OUTPUT_DIR, watchForScripts } from "./browser.ts";

@@ -7,7 +7,7 @@
  * dir and /tmp, never at real system files, because under `none` they land.
  */
 import { join } from "node:path";
-import { denoDir } from "../../run/step_runner.ts";
+import { denoDir } from "../../isolation/step_runner.ts";
 import {
   type CliResult,
   makeRepo,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readJsonLines } from "../../run/files.ts";
+import { readJsonLines } from "../../store/files.ts";
 import { spot } from "../helpers.ts";
 import { type Lab, lab, prepareRun, readOr, shStep } from "./harness.ts";
 

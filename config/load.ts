@@ -1,0 +1,79 @@
+/** Loads the user's config (JSONC allowed), creating it with defaults on first use. */
+import { dirname } from "node:path";
+import { SpotError } from "../errors.ts";
+import { Config, Profile } from "../schemas/config.ts";
+import { formatIssues, parseWithSchema } from "../schemas/locate.ts";
+import { DEFAULT_CONFIG, REPLAY_PROFILE } from "./defaults.ts";
+import { writeTextAtomic } from "../store/files.ts";
+
+/** The schema's own default, which may name a shipped profile a user's file does not list. */
+const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
+
+/** Names that point at profiles must point at real ones; replay always exists. */
+const WithReferences = Config.superRefine((config, ctx) => {
+  const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    profile.fallbackProfiles.forEach((target, i) => {
+      if (known(target)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["profiles", name, "fallbackProfiles", i],
+        message: `no profile named "${target}"`,
+      });
+    });
+  }
+  for (const [caller, target] of Object.entries(config.callerProfiles)) {
+    if (target === undefined || known(target)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: ["callerProfiles", caller],
+      message: `no profile named "${target}"`,
+    });
+  }
+  if (!known(config.defaultProfile) && config.defaultProfile !== BUILT_IN_DEFAULT) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["defaultProfile"],
+      message: `no profile named "${config.defaultProfile}"`,
+    });
+  }
+});
+
+export function defaultConfigText(): string {
+  return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";
+}
+
+/** Validates config text; every problem is `file:line:col path: message`, exit 2. */
+export function parseConfig(file: string, text: string): Config {
+  const parsed = parseWithSchema(text, WithReferences, { jsonc: true });
+  if (!parsed.ok) {
+    throw new SpotError(
+      "CONFIG_INVALID",
+      `Cannot use config "${file}": ${parsed.issues.length} problem(s)\n${formatIssues(file, parsed.issues)}`,
+      { details: { file, issues: parsed.issues } },
+    );
+  }
+  const replay = Profile.parse(REPLAY_PROFILE);
+  return { ...parsed.value, profiles: { replay, ...parsed.value.profiles } };
+}
+
+/** Reads the file, or null when there is none. */
+export async function readConfigText(file: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw new SpotError("CONFIG_INVALID", `Cannot read config "${file}": ${(error as Error).message}`);
+  }
+}
+
+export async function loadConfig(file: string): Promise<Config> {
+  let text = await readConfigText(file);
+  if (text === null) {
+    text = defaultConfigText();
+    await Deno.mkdir(dirname(file), { recursive: true });
+    // A read-only home still gets a working default config, just not a saved one.
+    await writeTextAtomic(file, text).catch(() => {});
+  }
+  return parseConfig(file, text);
+}

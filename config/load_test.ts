@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { isSpotError, type SpotError } from "../errors.ts";
+import { defaultConfigText, parseConfig } from "./load.ts";
+
+function issues(text: string): string {
+  try {
+    parseConfig("/c.json", text);
+  } catch (error) {
+    assert.ok(isSpotError(error, "CONFIG_INVALID"), String(error));
+    return (error as SpotError).message;
+  }
+  assert.fail("the config was accepted");
+}
+
+Deno.test("parseConfig() accepts the default config with every shipped profile", () => {
+  const config = parseConfig("/c.json", defaultConfigText());
+  for (
+    const name of [
+      "volcengine",
+      "deepseek",
+      "kimi",
+      "minimax-m3",
+      "gemini-vision",
+      "gpt-image",
+      "zcode",
+      "kimi-cli",
+      "trae-cli",
+      "qoder-cli",
+      "codebuddy-cli",
+      "opencode",
+      "codex",
+      "claude",
+      "gemini",
+      "qwen",
+      "kilo",
+      "replay",
+    ]
+  ) assert.ok(config.profiles[name], name);
+  assert.ok(config.alwaysLockedPaths.includes(".github/workflows/**"));
+  assert.ok(config.frozenPackageJsonKeys.includes("scripts"));
+});
+
+Deno.test("parseConfig() keeps replay when the user's file lists other profiles", () => {
+  const config = parseConfig(
+    "/c.json",
+    JSON.stringify({ profiles: { mine: { provider: "p", model: "m" } } }),
+  );
+  assert.deepEqual(Object.keys(config.profiles).sort(), ["mine", "replay"]);
+});
+
+Deno.test("parseConfig() accepts the configs the existing tests write", () => {
+  const config = parseConfig(
+    "/c.json",
+    JSON.stringify({
+      maxConcurrentRuns: 2,
+      limits: { maxCapturedCharsPerStream: 500 },
+      selfReview: { enabled: false },
+      profiles: { f: { adapter: "pi", provider: "fake", model: "m", apiKeyEnv: "K", binary: "/bin/true" } },
+    }),
+  );
+  assert.equal(config.maxConcurrentRuns, 2);
+});
+
+Deno.test("parseConfig() reports a type error with its line:col even after a trailing comma", () => {
+  const message = issues('{\n  // comment\n  "maxConcurrentRuns": "four",\n  "profiles": {},\n}\n');
+  assert.match(message, /\/c\.json:3:3 maxConcurrentRuns: Invalid input: expected number/);
+});
+
+Deno.test("parseConfig() locates a fallback or callerProfiles entry naming no profile", () => {
+  const message = issues(JSON.stringify(
+    {
+      callerProfiles: { codex: "ghost" },
+      profiles: { a: { provider: "p", model: "m", fallbackProfiles: ["replay", "nope"] } },
+    },
+    null,
+    2,
+  ));
+  assert.match(message, /:\d+:\d+ profiles\.a\.fallbackProfiles\[1\]: no profile named "nope"/);
+  assert.match(message, /:\d+:\d+ callerProfiles\.codex: no profile named "ghost"/);
+});
+
+Deno.test("parseConfig() refuses an unknown caller and a misspelled strength", () => {
+  const message = issues(JSON.stringify({
+    callerProfiles: { vscode: "replay" },
+    profiles: { a: { provider: "p", model: "m", strengths: ["backnd"] } },
+  }));
+  assert.match(message, /callerProfiles/);
+  assert.match(message, /profiles\.a\.strengths\[0\]/);
+});
+
+Deno.test("parseConfig() refuses a defaultProfile the user named but did not define", () => {
+  assert.match(
+    issues(JSON.stringify({ defaultProfile: "ghost" })),
+    /defaultProfile: no profile named "ghost"/,
+  );
+});

@@ -1,0 +1,160 @@
+/**
+ * `doctor`: can this machine run a task with the profile routing would pick,
+ * before anything is written? It spends nothing: no model request is made,
+ * and `--probe` only asks the CLI for its model list.
+ */
+import { resolve } from "node:path";
+import { getAdapter } from "../adapters/mod.ts";
+import { SpotError } from "../errors.ts";
+import { git } from "../git/git.ts";
+import { resolveChoice } from "../sandbox/choose.ts";
+import { probeHere } from "../isolation/run_sandbox.ts";
+import { binaryEnvName } from "../registry/locate.ts";
+import { probeCli } from "../registry/probe.ts";
+import { detectCaller } from "../routing/caller.ts";
+import type { SpotContext } from "../store/context.ts";
+import { readContract } from "../config/contract_load.ts";
+import type { RoutableTask } from "../routing/difficulty.ts";
+import { credentialCheck, piProviderCheck } from "./keys.ts";
+import { selectProfile } from "../routing/select_profile.ts";
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** The exact change that makes a failed check pass. */
+  fix?: string;
+  /** Worth knowing, but not a reason to fail. */
+  warn?: boolean;
+}
+
+export interface DoctorOptions {
+  task?: string;
+  profile?: string;
+  model?: string;
+  /** Also list the CLI's models and look for the profile's (no model request is made). */
+  probe?: boolean;
+  /** Names of the environment's variables, for the similar-name hint. */
+  envNames?: () => string[];
+}
+
+/** Routing needs a task; without one, doctor routes a small low-risk one. */
+const NEUTRAL_TASK: RoutableTask = {
+  goal: "(no task given)",
+  risk: "low",
+  acceptanceCriteria: ["-"],
+  verification: [{ argv: ["true"], timeoutSeconds: 1 }],
+  constraints: [],
+  requiredCapabilities: ["text", "code"],
+};
+
+async function writable(dir: string): Promise<boolean> {
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const probe = `${dir}/.doctor-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(probe, "");
+    await Deno.remove(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function baseChecks(ctx: SpotContext): Promise<Check[]> {
+  const gitVersion = await git(["--version"], { cwd: ctx.cwd, allowFailure: true }).catch(() => null);
+  // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
+  const sandbox = resolveChoice(ctx.config.sandbox, Deno.build.os, await probeHere(ctx));
+  return [
+    { name: "deno", ok: true, detail: Deno.version.deno },
+    { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
+    { name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot },
+    { name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot },
+    sandbox.ok
+      ? {
+        name: "sandbox",
+        ok: true,
+        detail: `${sandbox.backend} (${sandbox.level}, config "${ctx.config.sandbox}")`,
+      }
+      : { name: "sandbox", ok: false, detail: sandbox.reason, fix: sandbox.fix },
+  ];
+}
+
+async function binaryChecks(
+  ctx: SpotContext,
+  adapterName: string,
+  profile: { binary?: string; model: string },
+  options: DoctorOptions,
+): Promise<Check[]> {
+  const adapter = getAdapter(adapterName);
+  if (!adapter) return [{ name: "adapter", ok: false, detail: `no adapter named "${adapterName}"` }];
+  const cli = await probeCli(adapterName, adapter, { env: ctx.env, profileBinary: profile.binary });
+  const out: Check[] = [{ name: "adapter", ok: true, detail: adapterName }];
+  if (!cli.binary) {
+    return [...out, {
+      name: "worker binary",
+      ok: false,
+      detail: cli.error ?? "not found",
+      fix: `install ${adapter.defaultBinary}, or set ${binaryEnvName(adapterName)} to its path`,
+    }];
+  }
+  out.push({ name: "worker binary", ok: true, detail: cli.binary });
+  if (cli.minimumVersion) {
+    out.push({
+      name: "worker version",
+      ok: cli.versionOk !== false,
+      warn: cli.versionOk === null,
+      detail: `${cli.version ?? "unknown"} (minimum ${cli.minimumVersion})`,
+      fix: cli.versionOk === false ? `upgrade ${adapterName} to ${cli.minimumVersion} or later` : undefined,
+    });
+  }
+  if (options.probe && adapter.detect?.modelListArgs) {
+    const listed = cli.models.some((m) => m.id === profile.model || m.id.endsWith(`/${profile.model}`));
+    out.push({
+      name: "model listed",
+      ok: listed,
+      detail: listed ? profile.model : `${profile.model} is not among ${cli.models.length} listed model(s)`,
+    });
+  }
+  return out;
+}
+
+export async function doctor(ctx: SpotContext, options: DoctorOptions) {
+  const task: RoutableTask = options.task
+    ? await readContract(resolve(ctx.cwd, options.task), ctx.config)
+    : NEUTRAL_TASK;
+  const choice = selectProfile(ctx.config, task, {
+    profile: options.profile,
+    model: options.model,
+    caller: detectCaller(ctx.env),
+    requireModel: false,
+  });
+  const { profile } = choice;
+  const checks: Check[] = await baseChecks(ctx);
+  if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
+  checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
+  checks.push(...credentialCheck(ctx, choice.name, profile, options.envNames));
+  if (profile.adapter === "pi" && profile.apiKeyEnv) {
+    checks.push(await piProviderCheck(ctx, choice.name, profile.provider, profile.apiKeyEnv));
+  }
+  if (!choice.model) {
+    checks.push({ name: "model", ok: false, detail: "the profile has no model", fix: "pass --model" });
+  }
+  const summary = {
+    profile: choice.name,
+    profileSource: choice.routing.profileSource,
+    fallbackChain: choice.routing.fallbackChain,
+    provider: profile.provider,
+    adapter: profile.adapter,
+    model: choice.model,
+    routing: choice.routing,
+    checks,
+  };
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length > 0) {
+    const lines = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ""}`);
+    throw new SpotError("DOCTOR_FAILED", `Cannot run with profile "${choice.name}": ${lines.join("; ")}`, {
+      details: summary,
+    });
+  }
+  return { status: "ready", ...summary };
+}

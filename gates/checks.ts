@@ -1,0 +1,141 @@
+/**
+ * Runs the contract's verification commands through the verify step, in a
+ * given directory, with the env allowlist and output caps.
+ */
+import { isAbsolute, join } from "node:path";
+import type { ResolvedContract } from "../schemas/task_contract.ts";
+import { which } from "../sandbox/which.ts";
+import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
+import type { SpotContext } from "../store/context.ts";
+import { killProgram, runStep } from "../isolation/step_runner.ts";
+import { checkSandbox } from "../isolation/check_launch.ts";
+
+/** Names every check inherits from spot's own environment (the seed's list). */
+const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
+
+export interface CommandResult {
+  argv: string[];
+  timeoutSeconds: number;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  spawnError: string | null;
+  passed: boolean;
+}
+
+export interface ChecksResult {
+  passed: boolean;
+  outputTruncated: boolean;
+  interrupted: boolean;
+  commands: CommandResult[];
+}
+
+function resolveProgram(program: string, cwd: string, path: string): string {
+  if (isAbsolute(program)) return program;
+  if (program.includes("/")) return join(cwd, program);
+  return which(program, path) ?? program;
+}
+
+export async function runChecks(
+  ctx: SpotContext,
+  runId: string,
+  task: ResolvedContract,
+  cwd: string,
+): Promise<ChecksResult> {
+  const path = ctx.env("PATH") ?? "";
+  const commands = task.verification.map((v) => {
+    const program = resolveProgram(v.argv[0], cwd, path);
+    return {
+      argv: [program, ...v.argv.slice(1)],
+      timeoutSeconds: v.timeoutSeconds,
+      env: v.env ?? {},
+      passEnv: PASS_ENV,
+    };
+  });
+  const killBinary = killProgram(ctx);
+  const box = await checkSandbox(ctx, runId, cwd);
+  const spec: VerifyStepSpec = {
+    cwd,
+    commands: commands.map(box.wrap),
+    maxChars: ctx.config.limits.maxCapturedCharsPerStream,
+    killBinary,
+  };
+  const env: Record<string, string> = {};
+  for (const name of PASS_ENV) {
+    const value = ctx.env(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const results: CommandResult[] = [];
+  const totalSeconds = commands.reduce((sum, c) => sum + c.timeoutSeconds, 0);
+  const step = await runStep(ctx, {
+    kind: "verify",
+    runId,
+    policy: {
+      read: [cwd, ctx.store.dir(runId)],
+      write: [],
+      run: [
+        ...box.programs(commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p))),
+        ...(killBinary ? [killBinary] : []),
+      ],
+      env: PASS_ENV,
+      net: [],
+    },
+    spec,
+    env,
+    timeoutMs: (totalSeconds + 30) * 1000,
+    sandbox: box.level,
+    sandboxBackend: box.backend,
+    onMessage: async (message: StepMessage) => {
+      if (message.t !== "command") return;
+      const original = task.verification[message.index];
+      const truncated = message.stdoutTruncated || message.stderrTruncated;
+      const passed = message.exitCode === 0 && !message.timedOut && !truncated;
+      results.push({
+        argv: original.argv,
+        timeoutSeconds: original.timeoutSeconds,
+        exitCode: message.exitCode,
+        signal: message.signal,
+        timedOut: message.timedOut,
+        durationMs: message.durationMs,
+        stdout: message.stdout,
+        stderr: message.stderr,
+        stdoutTruncated: message.stdoutTruncated,
+        stderrTruncated: message.stderrTruncated,
+        spawnError: message.spawnError ?? null,
+        passed,
+      });
+      await ctx.store.event(runId, {
+        type: "verify_command",
+        index: message.index,
+        argv: original.argv,
+        passed,
+        exitCode: message.exitCode,
+        timedOut: message.timedOut,
+        durationMs: message.durationMs,
+      });
+      ctx.progress?.(`verify ${runId}: ${results.length}/${commands.length} checks`);
+    },
+  });
+  const interrupted = step.result.cancelled || results.length < commands.length;
+  return {
+    passed: !interrupted && results.every((r) => r.passed),
+    outputTruncated: results.some((r) => r.stdoutTruncated || r.stderrTruncated),
+    interrupted,
+    commands: results,
+  };
+}
+
+/** A few lines a worker or a human can read about the checks. */
+export function summarizeChecks(checks: ChecksResult): string {
+  return checks.commands.map((c) =>
+    `${c.passed ? "PASS" : "FAIL"} ${c.argv.join(" ")} (exit ${c.exitCode ?? c.signal ?? "none"}${
+      c.timedOut ? ", timed out" : ""
+    })` +
+    (c.passed ? "" : `\n${(c.stdout + c.stderr).slice(-1500)}`)
+  ).join("\n") || "no checks ran";
+}

@@ -1,0 +1,23 @@
+/** Writes `review-guide.json`: the tier and the hunks a parent reads (`spot diff --id X --hunks` prints them). */
+import { fullReview, type ReviewGuide } from "../review/tiers.ts";
+import { type Hunk, splitHunks } from "../verify/hunks.ts";
+import type { SpotContext } from "../store/context.ts";
+
+export async function runHunks(ctx: SpotContext, runId: string): Promise<Hunk[]> {
+  const diff = await Deno.readTextFile(ctx.store.file(runId, "diff.patch")).catch(() => "");
+  return splitHunks(diff);
+}
+
+export async function writeGuide(ctx: SpotContext, runId: string, guide: ReviewGuide) {
+  const file = await ctx.store.writeJson(runId, "review-guide.json", guide);
+  return {
+    reviewTier: guide.tier,
+    reviewWhy: guide.why,
+    hunksToRead: guide.hunks.length,
+    reviewGuideFile: file,
+  };
+}
+
+export async function writeFullGuide(ctx: SpotContext, runId: string, why: string) {
+  return await writeGuide(ctx, runId, fullReview(await runHunks(ctx, runId), why));
+}

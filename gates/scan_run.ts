@@ -1,0 +1,58 @@
+/** The worker's delta and its security scan, computed fresh from the worktree. */
+import { join } from "node:path";
+import { computeDelta, type Delta } from "../git/delta.ts";
+import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { ResolvedContract } from "../schemas/task_contract.ts";
+import { type ChangedFile, parseDiff } from "../verify/parse_diff.ts";
+import { scanDelta, type ScanResult } from "../verify/scope_scan.ts";
+import type { LockIssue } from "../verify/locked.ts";
+import type { SpotContext } from "../store/context.ts";
+import { checkLocks } from "./lock_snapshot.ts";
+
+export interface RunScan {
+  delta: Delta;
+  /** Changes to locked paths, frozen manifest keys or the verification harness. */
+  locks: LockIssue[];
+  files: ChangedFile[];
+  scan: ScanResult & { diffSha256: string };
+  sourceUnchanged: boolean;
+}
+
+async function newSizes(worktree: string, files: ChangedFile[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const f of files) {
+    if (f.status === "deleted") continue;
+    const info = await Deno.lstat(join(worktree, f.path)).catch(() => null);
+    if (info?.isFile) sizes.set(f.path, info.size);
+  }
+  return sizes;
+}
+
+export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<RunScan> {
+  const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(state.runId));
+  const files = parseDiff(delta.diff);
+  const limits = ctx.config.limits;
+  const scan = scanDelta(files, delta.diffBytes, {
+    allowedPaths: task.allowedPaths,
+    forbiddenPaths: task.forbiddenPaths,
+    alwaysForbiddenPaths: ctx.config.alwaysForbiddenPaths,
+    maxChangedFiles: limits.maxChangedFiles,
+    maxDeletedLineRatio: limits.maxDeletedLineRatio,
+    maxDiffBytes: limits.maxDiffBytes,
+    maxFileBytes: limits.maxFileBytes,
+  }, await newSizes(state.worktreePath, files));
+  const now = await sourceFingerprint(state.sourceRoot);
+  const sourceUnchanged = now.digest === state.sourceFingerprint.digest;
+  if (!sourceUnchanged) {
+    scan.issues.push({
+      code: "SOURCE_CHANGED",
+      message: `The source checkout changed since prepare: ${
+        describeChange(state.sourceFingerprint, now).join("; ")
+      }`,
+    });
+    scan.passed = false;
+  }
+  const locks = await checkLocks(ctx, state.runId, state.sourceRoot, delta.tree);
+  return { delta, locks, files, scan: { ...scan, diffSha256: delta.diffSha256 }, sourceUnchanged };
+}

@@ -1,0 +1,143 @@
+/**
+ * The run's OS sandbox: decided once at prepare (recorded in state.json),
+ * then re-checked before every worker turn and every check, so a sandbox
+ * that disappears between commands stops the run instead of being skipped.
+ */
+import { SpotError } from "../errors.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { bwrapBackend, noneBackend, type SandboxBackend } from "../sandbox/backend.ts";
+import { parseChoice, resolveChoice, type SandboxDetails } from "../sandbox/choose.ts";
+import type { SandboxLevel } from "../sandbox/policy.ts";
+import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
+import {
+  DEFAULT_LIMITS,
+  HOME_SIZE_BYTES,
+  type SandboxChoice,
+  type SandboxPolicy,
+  TMP_SIZE_BYTES,
+} from "../sandbox/sandbox_policy.ts";
+import { which } from "../sandbox/which.ts";
+import type { SpotContext } from "../store/context.ts";
+
+/** Where the POSIX shell of the sandbox wrapper is looked up. */
+const SYSTEM_PATH = "/usr/bin:/bin";
+
+export interface RunSandbox {
+  backend: SandboxBackend;
+  probe: BwrapProbe | null;
+  /** Absolute path of sh, for the in-sandbox wrapper. */
+  shell: string;
+}
+
+export function probeHere(ctx: SpotContext): Promise<BwrapProbe> {
+  return probeBwrap({ pathVar: ctx.env("PATH") ?? "", override: ctx.env("PI_WORKER_BWRAP_BIN") });
+}
+
+/** The effective uid, for the honest note about RLIMIT_NPROC; null when it cannot be read. */
+export function effectiveUid(): number | null {
+  try {
+    const status = Deno.readTextFileSync("/proc/self/status");
+    const uid = status.match(/^Uid:\s+\d+\s+(\d+)/m);
+    return uid ? Number(uid[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The shape of every sandbox of this kind, for state.json (paths are placeholders). */
+function nominalPolicy(probe: BwrapProbe | null, forwarder: boolean): SandboxPolicy {
+  return {
+    cwd: "/worktree",
+    readOnly: [],
+    symlinks: [],
+    writable: ["/worktree"],
+    protected: [],
+    scratch: [{ path: "/tmp", sizeBytes: TMP_SIZE_BYTES }, { path: "$HOME", sizeBytes: HOME_SIZE_BYTES }],
+    env: {},
+    network: forwarder ? { mode: "forwarder", hostSocket: "/socket", deno: "/deno", bridgeScript: "/b" } : {
+      mode: "none",
+    },
+    limits: { ...DEFAULT_LIMITS, prlimit: probe?.prlimit ?? null },
+    shell: "/bin/sh",
+  };
+}
+
+function unavailable(message: string, fix: string, details: Record<string, unknown>): SpotError {
+  return new SpotError("SANDBOX_UNAVAILABLE", `${message}; to fix: ${fix}`, { details: { ...details, fix } });
+}
+
+/** Decides the sandbox at prepare; refuses with SANDBOX_UNAVAILABLE rather than run without one. */
+export async function decideSandbox(
+  ctx: SpotContext,
+  options: { flag?: string; forwarder: boolean },
+): Promise<{ level: SandboxLevel; details: SandboxDetails }> {
+  let choice: SandboxChoice = ctx.config.sandbox ?? "auto";
+  const source = options.flag === undefined ? "config" : "flag";
+  if (options.flag !== undefined) {
+    const parsed = parseChoice(options.flag);
+    if (!parsed) {
+      throw new SpotError(
+        "CLI_USAGE",
+        `Cannot use --sandbox "${options.flag}": expected auto, bwrap or none`,
+      );
+    }
+    choice = parsed;
+  }
+  const probe = choice !== "none" && Deno.build.os === "linux" ? await probeHere(ctx) : null;
+  const resolved = resolveChoice(choice, Deno.build.os, probe);
+  if (!resolved.ok) {
+    throw unavailable(
+      `Cannot sandbox the run (sandbox "${choice}" from the ${source}): ${resolved.reason}`,
+      resolved.fix,
+      {
+        choice,
+        source,
+        reason: resolved.reason,
+      },
+    );
+  }
+  const backend = resolved.backend === "bwrap" ? bwrapBackend(probe!.path!) : noneBackend;
+  const enforcement = backend.enforcement(nominalPolicy(probe, options.forwarder), { uid: effectiveUid() });
+  return {
+    level: resolved.level,
+    details: {
+      choice,
+      source,
+      backend: resolved.backend,
+      optedOut: resolved.backend === "none",
+      bwrap: probe?.path ? { path: probe.path, version: probe.version } : null,
+      enforced: enforcement.enforced,
+      notEnforced: enforcement.notEnforced,
+      decidedAt: ctx.now(),
+    },
+  };
+}
+
+/** The backend recorded on the run, checked again now; never a different or weaker one. */
+export async function sandboxForRun(ctx: SpotContext, state: RunState): Promise<RunSandbox> {
+  const shell = which("sh", SYSTEM_PATH) ?? "/bin/sh";
+  const recorded = state.sandboxDetails?.backend ??
+    (await decideSandbox(ctx, { forwarder: false })).details.backend;
+  if (recorded === "none") return { backend: noneBackend, probe: null, shell };
+  if (recorded !== "bwrap") {
+    throw unavailable(
+      `Cannot run "${state.runId}": its ${recorded} sandbox is not enabled in this build`,
+      "prepare it again",
+      {
+        backend: recorded,
+      },
+    );
+  }
+  const probe = await probeHere(ctx);
+  if (!probe.available || !probe.path) {
+    const fix = resolveChoice("bwrap", Deno.build.os, probe);
+    throw unavailable(
+      `Cannot run "${state.runId}" in the bwrap sandbox it was prepared with: ${probe.reason}`,
+      fix.ok
+        ? ""
+        : `${fix.fix.replace(/, or pass --sandbox none.*$/, "")}, or prepare a new run with --sandbox none`,
+      { runId: state.runId, reason: probe.reason, nextCommand: `spot recover --id ${state.runId}` },
+    );
+  }
+  return { backend: bwrapBackend(probe.path), probe, shell };
+}

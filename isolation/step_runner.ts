@@ -1,0 +1,134 @@
+/**
+ * Starts one of our step programs under a permission policy, relays its
+ * messages, and records the subprocess in the run's `steps.jsonl`.
+ */
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { denoRunArgv } from "../sandbox/deno_flags.ts";
+import type { SandboxLevel, StepPolicy } from "../sandbox/policy.ts";
+import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
+import { which } from "../sandbox/which.ts";
+import type { StepMessage } from "../steps/protocol.ts";
+import type { SpotContext } from "../store/context.ts";
+import { writeJsonAtomic } from "../store/files.ts";
+
+/** A step gets this long to stop its own children after SIGTERM before we SIGKILL it. */
+const STEP_KILL_GRACE_MS = 5_000;
+
+export type StepKind = "worker" | "verify" | "forwarder";
+
+export function stepScript(kind: StepKind): string {
+  return fileURLToPath(new URL(`../steps/${kind}_step.ts`, import.meta.url));
+}
+
+/** Where Deno keeps its module cache, so a step with a private HOME still finds it. */
+export function denoDir(env: (name: string) => string | undefined): string {
+  const explicit = env("DENO_DIR");
+  if (explicit) return explicit;
+  const home = env("HOME") ?? "/tmp";
+  if (Deno.build.os === "darwin") return join(home, "Library", "Caches", "deno");
+  return join(env("XDG_CACHE_HOME") ?? join(home, ".cache"), "deno");
+}
+
+/** The `kill` program steps use for group kills; looked up where coreutils/procps put it. */
+export function killProgram(ctx: SpotContext): string | undefined {
+  return which("kill", `${ctx.env("PATH") ?? ""}:/bin:/usr/bin`) ?? undefined;
+}
+
+export interface StepRun {
+  kind: StepKind;
+  runId: string;
+  policy: Omit<StepPolicy, "script">;
+  spec: unknown;
+  /** The step's complete environment. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  onMessage: (message: StepMessage) => void | Promise<void>;
+  /** The containment of what the step starts (`os` when it wraps it in a sandbox backend). */
+  sandbox?: SandboxLevel;
+  /** The backend that wrapped it, recorded beside the level. */
+  sandboxBackend?: string;
+}
+
+export interface StepOutcome {
+  stepId: string;
+  result: ProcessResult;
+  sandbox: SandboxLevel;
+}
+
+export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutcome> {
+  const stepId = `${run.kind}-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+  const dir = ctx.store.dir(run.runId);
+  const specFile = join(dir, "steps", `${stepId}.json`);
+  await Deno.mkdir(join(dir, "steps"), { recursive: true });
+  await writeJsonAtomic(specFile, run.spec);
+  const policy: StepPolicy = { ...run.policy, script: stepScript(run.kind) };
+  const argv = denoRunArgv(Deno.execPath(), policy, [specFile]);
+  const env = { ...run.env, DENO_DIR: denoDir(ctx.env), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
+  const activeFile = ctx.store.file(run.runId, "active-step.json");
+  // Messages are handled in order, even when a handler awaits.
+  let chain = Promise.resolve();
+  let stepPid = 0;
+  const result = await spawnProcess(argv, {
+    env,
+    cwd: dir,
+    timeoutMs: run.timeoutMs,
+    signal: ctx.signal,
+    killGraceMs: STEP_KILL_GRACE_MS,
+    onSpawn: (pid) => {
+      stepPid = pid;
+      chain = chain.then(() => writeJsonAtomic(activeFile, { stepId, kind: run.kind, pid, at: ctx.now() }));
+      chain = chain.then(() =>
+        ctx.store.event(run.runId, { type: "step_start", step: run.kind, stepId, pid })
+      );
+    },
+    onStdoutLine: (line) => {
+      let message: StepMessage;
+      try {
+        message = JSON.parse(line) as StepMessage;
+      } catch {
+        return;
+      }
+      if (message.t === "started") {
+        chain = chain.then(() =>
+          writeJsonAtomic(activeFile, {
+            stepId,
+            kind: run.kind,
+            pid: stepPid,
+            childPid: message.pid,
+            at: ctx.now(),
+          })
+        );
+      }
+      chain = chain.then(() => run.onMessage(message));
+    },
+  });
+  await chain;
+  await Deno.remove(activeFile).catch(() => {});
+  const sandbox: SandboxLevel = run.sandbox ?? "deno-permissions";
+  await ctx.store.step(run.runId, {
+    stepId,
+    kind: run.kind,
+    argv,
+    sandbox,
+    sandboxBackend: run.sandboxBackend ?? null,
+    pid: result.pid,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    cancelled: result.cancelled,
+    durationMs: result.durationMs,
+    spawnError: result.spawnError ?? null,
+    stderrTail: result.stderr.slice(-2000),
+  });
+  await ctx.store.event(run.runId, {
+    type: "step_end",
+    step: run.kind,
+    stepId,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+  });
+  return { stepId, result, sandbox };
+}

@@ -1,0 +1,164 @@
+/**
+ * The worker's side of the sandbox. Before planning: under an OS sandbox the
+ * worker gets a placeholder instead of the provider key and a base URL that
+ * reaches the provider forwarder. After planning: the launch is wrapped by
+ * the run's backend, with the forwarder running for the length of the turn.
+ */
+import { isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { LaunchPlan } from "../adapters/types.ts";
+import { within } from "../sandbox/bwrap.ts";
+import type { SandboxLevel } from "../sandbox/policy.ts";
+import { basePath, type ProviderApi } from "../sandbox/provider_routes.ts";
+import { safeReadRoots } from "../sandbox/host_paths.ts";
+import { BRIDGE_PORT, type NetworkPolicy } from "../sandbox/sandbox_policy.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+import { type Forwarder, startForwarder } from "./forwarder.ts";
+import { buildPolicy, keepOutPaths, lockedFiles } from "./step_policy.ts";
+import { sandboxForRun } from "./run_sandbox.ts";
+
+/** The bridge program that runs inside the sandbox. */
+const BRIDGE_SCRIPT = fileURLToPath(new URL("../sandbox/bridge.ts", import.meta.url));
+
+export interface WorkerLaunch {
+  argv: string[];
+  /** The environment the step hands to what it spawns (empty under bwrap: the env is inside the argv). */
+  env: Record<string, string>;
+  /** The binary the worker step must be allowed to run. */
+  program: string;
+  level: SandboxLevel;
+  backend: string;
+  /** Ends what the launch started beside the worker (the forwarder). */
+  stop(): Promise<void>;
+}
+
+export interface WorkerSandbox {
+  /** True when the launch will run inside an OS sandbox (a CLI's own sandbox would nest and fail). */
+  os: boolean;
+  /** Profile fields the plan must use instead of the configured ones. */
+  profile: { baseUrl?: string };
+  /** The key the worker is given: a placeholder under an OS sandbox. */
+  apiKey: string | undefined;
+  launch(plan: LaunchPlan, homeDir: string): Promise<WorkerLaunch>;
+}
+
+export interface WorkerSandboxOptions {
+  binary: string;
+  apiKey: string | undefined;
+  profile?: { baseUrl?: string; apiKeyEnv?: string; providerType?: ProviderApi };
+  timeoutMs: number;
+}
+
+/** Absolute paths on the worker's command line: run-dir paths become writable, other files readable. */
+export function planPaths(
+  args: string[],
+  runDir: string,
+  worktree: string,
+): { writable: string[]; readOnly: string[] } {
+  const out = { writable: [] as string[], readOnly: [] as string[] };
+  for (const arg of args) {
+    // The run dir itself holds spot's records: never shown whole.
+    if (!isAbsolute(arg) || within(arg, worktree) || arg === runDir) continue;
+    let info: Deno.FileInfo | null = null;
+    try {
+      info = Deno.lstatSync(arg);
+    } catch {
+      // Not there yet: only a run-dir path may be created.
+    }
+    if (within(arg, runDir) && !info?.isFile) out.writable.push(arg);
+    else if (info?.isFile || info?.isDirectory) out.readOnly.push(arg);
+  }
+  return out;
+}
+
+export async function workerSandbox(
+  ctx: SpotContext,
+  state: RunState,
+  options: WorkerSandboxOptions,
+): Promise<WorkerSandbox> {
+  const box = await sandboxForRun(ctx, state);
+  const runDir = ctx.store.dir(state.runId);
+  if (box.backend.name === "none") {
+    return {
+      os: false,
+      profile: {},
+      apiKey: options.apiKey,
+      launch: (plan) =>
+        Promise.resolve({
+          argv: plan.argv,
+          env: plan.env,
+          program: options.binary,
+          level: box.backend.level,
+          backend: "none",
+          stop: () => Promise.resolve(),
+        }),
+    };
+  }
+  const upstream = options.profile?.baseUrl;
+  const keyEnv = options.profile?.apiKeyEnv ?? null;
+  const placeholder = `spot-placeholder-${crypto.randomUUID()}`;
+  if (!upstream && keyEnv) {
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message: `Profile "${state.profile}" has no baseUrl, so its worker has no network in the sandbox: ` +
+        `set profiles.${state.profile}.baseUrl to reach the provider through the forwarder`,
+    });
+  }
+  return {
+    os: true,
+    profile: upstream ? { baseUrl: `http://127.0.0.1:${BRIDGE_PORT}${basePath(upstream)}` } : {},
+    // The real key stays with the forwarder; the worker never holds it.
+    apiKey: options.apiKey === undefined ? undefined : placeholder,
+    launch: async (plan, homeDir) => {
+      let forwarder: Forwarder | null = null;
+      let network: NetworkPolicy = { mode: "none" };
+      if (upstream) {
+        forwarder = await startForwarder(ctx, {
+          runId: state.runId,
+          upstream,
+          api: options.profile?.providerType,
+          keyEnv,
+          key: options.apiKey,
+          placeholder,
+          timeoutMs: options.timeoutMs,
+        });
+        network = {
+          mode: "forwarder",
+          hostSocket: forwarder.socket,
+          deno: Deno.execPath(),
+          bridgeScript: BRIDGE_SCRIPT,
+        };
+      }
+      try {
+        const keepOut = keepOutPaths(ctx, state.sourceRoot);
+        const paths = planPaths(plan.argv.slice(1), runDir, state.worktreePath);
+        const policy = buildPolicy(ctx, box, {
+          cwd: state.worktreePath,
+          writable: paths.writable,
+          readOnly: safeReadRoots(paths.readOnly, keepOut, [state.worktreePath]),
+          tools: [options.binary],
+          spotRoot: true,
+          home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
+          env: plan.env,
+          network,
+          lockedFiles: await lockedFiles(ctx, state.runId),
+          keepOut,
+        });
+        return {
+          argv: box.backend.wrap(policy, plan.argv),
+          env: {},
+          program: box.backend.program(plan.argv),
+          level: box.backend.level,
+          backend: box.backend.name,
+          stop: async () => {
+            await forwarder?.stop();
+          },
+        };
+      } catch (error) {
+        await forwarder?.stop();
+        throw error;
+      }
+    },
+  };
+}

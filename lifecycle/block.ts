@@ -1,0 +1,20 @@
+/** Ends a run as blocked (its work stays on the worker branch) and throws the matching error. */
+import { type ErrorCode, SpotError } from "../errors.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+
+export async function blockRun(
+  ctx: SpotContext,
+  state: RunState,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): Promise<never> {
+  await ctx.store.move(state, "blocked", `${code}: ${message}`, {
+    failure: { code, message, details },
+    blockedReason: code,
+  });
+  throw new SpotError(code, `Run "${state.runId}" is blocked: ${message}`, {
+    details: { runId: state.runId, workerBranch: state.workerBranch, ...details },
+  });
+}

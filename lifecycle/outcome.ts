@@ -1,0 +1,95 @@
+/** Records a worker turn on the run: usage, and where the run goes on failure. */
+import type { WorkerOutcome } from "../adapters/types.ts";
+import { SpotError } from "../errors.ts";
+import { addUsage, type Phase } from "../schemas/events.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+import { blockRun } from "./block.ts";
+import { escapeChanges } from "../gates/escape_check.ts";
+import type { PhaseResult } from "../worker/phase.ts";
+
+export function withUsage(state: RunState, result: PhaseResult): RunState {
+  return {
+    ...state,
+    workerUsage: addUsage(state.workerUsage, result.outcome.usage),
+    workerCostUsd: state.workerCostUsd + result.outcome.costUsd,
+    workerDurationMs: state.workerDurationMs + result.durationMs,
+    workerAttempts: state.workerAttempts + result.attempts,
+    ...(result.switched ? { ...result.switched, fallbackUsed: true } : {}),
+  };
+}
+
+/** Failures a run can come back from once the provider does: recover resumes them. */
+export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  "quota",
+  "quota_window",
+  "rate_limit",
+  "timeout",
+  "no_progress",
+  "cli_crash",
+]);
+
+/** What to tell the parent when a provider wall stopped the worker: the work is kept, and how to go on. */
+function wallDetails(
+  state: RunState,
+  failure: NonNullable<WorkerOutcome["failure"]>,
+): Record<string, unknown> {
+  if (!RESUMABLE_FAILURES.has(failure.code)) return {};
+  const when = failure.resetAt ? `after ${failure.resetAt}` : "when the provider answers again";
+  return {
+    ...(failure.resetAt ? { resetAt: failure.resetAt } : {}),
+    partialWork: `kept in ${state.worktreePath} (branch ${state.workerBranch})`,
+    nextCommand: `spot recover --id ${state.runId}`,
+    redispatch: `${when}, \`spot recover --id ${state.runId}\` resumes this run where it stopped; ` +
+      "or prepare the same task with another profile (--profile)",
+  };
+}
+
+/** Persists a failed turn (blocked, failed, or interrupted) and throws the matching error. */
+export async function failTurn(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  outcome: WorkerOutcome,
+): Promise<never> {
+  const failure = outcome.failure ?? { code: "cli_crash", class: "permanent", message: "The worker failed" };
+  if (failure.code === "cancelled") {
+    const interrupted = {
+      ...state,
+      interruption: { at: ctx.now(), signal: "SIGINT", phase: state.status },
+      updatedAt: ctx.now(),
+    };
+    await ctx.store.save({
+      ...interrupted,
+      failure: { code: "WORKER_INTERRUPTED", class: failure.class, message: failure.message },
+    });
+    throw new SpotError("WORKER_INTERRUPTED", `The ${phase} turn of run "${state.runId}" was interrupted`, {
+      details: { runId: state.runId, nextCommand: `spot recover --id ${state.runId}` },
+    });
+  }
+  const blocked = failure.class === "blocking";
+  const to = blocked ? "blocked" : "failed";
+  const details = wallDetails(state, failure);
+  await ctx.store.move(state, to, `${phase} turn ${failure.code}`, {
+    failure: { code: failure.code, class: failure.class, message: failure.message, details },
+    blockedReason: blocked ? failure.message : state.blockedReason,
+  });
+  throw new SpotError(
+    blocked ? "WORKER_BLOCKED" : "WORKER_FAILED",
+    `The ${phase} turn of run "${state.runId}" failed: ${failure.message}`,
+    { details: { runId: state.runId, failure, ...details } },
+  );
+}
+
+/** Blocks the run if the worker's turn reached outside its worktree. */
+export async function guardEscape(ctx: SpotContext, state: RunState, phase: Phase): Promise<void> {
+  const changes = await escapeChanges(ctx, state);
+  if (changes.length === 0) return;
+  await blockRun(
+    ctx,
+    state,
+    "ESCAPED_WORKTREE",
+    `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`,
+    { changes },
+  );
+}

@@ -1,0 +1,83 @@
+/** The connections panel: installed worker CLIs and the profiles that matter. Pure. */
+import { html } from "hono/html";
+import type { Connections } from "../connections.ts";
+import { type Html, when } from "./format.ts";
+
+function adapters(c: Connections): Html {
+  return html`
+    <table class="conn">
+      <thead>
+        <tr>
+          <th>Adapter</th>
+          <th>Installed</th>
+          <th>Version</th>
+          <th>Binary</th>
+        </tr>
+      </thead>
+      <tbody>${c.adapters.map((a) =>
+        html`
+          <tr>
+            <td data-label="Adapter"><b>${a.name}</b>${a.known ? "" : html`
+              <span class="warn">unknown adapter</span>
+            `}</td>
+            <td data-label="Installed">${a.installed
+              ? html`<span class="ok">yes</span>`
+              : html`<span class="bad">no</span>`}</td>
+            <td data-label="Version">${a.version ?? "-"}</td>
+            <td data-label="Binary"><code>${a.binary ?? "not found on PATH"}</code></td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
+}
+
+function profiles(c: Connections): Html {
+  if (c.profiles.length === 0) return html`<p class="muted">No profile is configured.</p>`;
+  return html`
+    <table class="conn">
+      <thead>
+        <tr>
+          <th>Profile</th>
+          <th>Worker</th>
+          <th>Credential</th>
+          <th>Why shown</th>
+        </tr>
+      </thead>
+      <tbody>${c.profiles.map((p) =>
+        html`
+          <tr>
+            <td data-label="Profile"><b>${p.name}</b>${p.isDefault
+              ? html`
+                <span class="badge">default</span>
+              `
+              : ""}</td>
+            <td data-label="Worker">${p.adapter} · ${p.provider}<div class="muted">${p.model}</div></td>
+            <td data-label="Credential">${p.apiKeyEnv === null
+              ? html`<span class="muted">none needed</span>`
+              : p.credentialPresent
+              ? html`<span class="ok">${p.apiKeyEnv} is set</span>`
+              : html`
+                <span
+                  class="bad">${p
+                    .apiKeyEnv} is not set</span><div><code class="hint" data-copy="${p.exportHint ??
+                    ""}">${p.exportHint ??
+                    ""}</code> <button type="button" class="copy" data-copy="${p.exportHint ??
+                    ""}">Copy</button></div>
+              `}</td>
+            <td data-label="Why shown" class="muted">${p.why.join(", ")}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
+}
+
+export function renderConnections(c: Connections | null): Html {
+  return html`<section class="panel" id="connections-body" aria-label="Connections">
+<div class="panel-head"><h2>Connections</h2><span class="muted">${
+    c ? `probed ${when(c.generatedAt)}` : "not probed yet"
+  }</span><button type="button" class="refresh" data-refresh="connections">Refresh</button></div>
+${c ? html`${adapters(c)}${profiles(c)}` : html`<p class="muted">Probing the installed worker CLIs…</p>`}
+</section>`;
+}

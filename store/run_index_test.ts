@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fixtureState, settle, writeFixtureRun } from "../tests/fixture_runs.ts";
+import { resolvePaths, type SpotPaths } from "./paths.ts";
+import { closeRunIndexes, RunIndex, runIndexFor } from "./run_index.ts";
+import { RunStore } from "./run_store.ts";
+
+async function tempPaths(): Promise<{ root: string; paths: SpotPaths }> {
+  const root = await Deno.makeTempDir({ prefix: "spot-index-" });
+  const paths = resolvePaths((name) => name === "PI_WORKER_STATE_DIR" ? join(root, "state") : root);
+  await Deno.mkdir(paths.runsDir, { recursive: true });
+  return { root, paths };
+}
+
+function ids(index: RunIndex, filter = {}): string[] {
+  return index.summaries(filter).map((s) => (s as { runId: string }).runId);
+}
+
+async function withIndex(fn: (paths: SpotPaths, index: RunIndex) => Promise<void>): Promise<void> {
+  const { root, paths } = await tempPaths();
+  const index = RunIndex.open(paths);
+  try {
+    await fn(paths, index);
+  } finally {
+    index.close();
+    closeRunIndexes();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("refresh() builds a missing index from the run directories", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a", {}, "2025-01-01T00:00:01.000Z"));
+    await writeFixtureRun(paths, fixtureState("run-b", { status: "failed" }, "2025-01-01T00:00:02.000Z"));
+    assert.deepEqual(ids(index), []);
+    await index.refresh();
+    assert.deepEqual(ids(index), ["run-a", "run-b"]);
+    assert.deepEqual(ids(index, { status: "failed" }), ["run-b"]);
+  });
+});
+
+Deno.test("refresh() does not reread run directories when the runs folder is unchanged", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a"));
+    await settle(paths.runsDir);
+    await index.refresh();
+    // A hand edit that bypasses save() is invisible while the folder has not changed: no reread happened.
+    await Deno.writeTextFile(
+      join(paths.runsDir, "run-a", "state.json"),
+      JSON.stringify(fixtureState("run-a", { status: "blocked" })),
+    );
+    await index.refresh();
+    assert.deepEqual(index.summaries().map((s) => (s as { status: string }).status), ["integrated"]);
+    // Once the folder changes (a new run), the rebuild sees both the new run and the edit.
+    await writeFixtureRun(paths, fixtureState("run-b", {}, "2025-01-02T00:00:00.000Z"));
+    await index.refresh();
+    assert.deepEqual(index.summaries().map((s) => (s as { status: string }).status), [
+      "blocked",
+      "integrated",
+    ]);
+  });
+});
+
+Deno.test("RunStore.save() updates the index without a rebuild", async () => {
+  await withIndex(async (paths) => {
+    await writeFixtureRun(paths, fixtureState("run-a", { status: "prepared" }));
+    const store = new RunStore(paths);
+    const shared = runIndexFor(paths);
+    await shared.refresh();
+    await settle(paths.runsDir);
+    await shared.refresh();
+    await store.save(fixtureState("run-a", { status: "running" }));
+    assert.deepEqual(shared.summaries({ active: true }).length, 1);
+    assert.deepEqual((shared.summaries()[0] as { status: string }).status, "running");
+  });
+});
+
+Deno.test("refresh() rereads a run whose save was cut between marking and recording", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a", { status: "running" }));
+    await settle(paths.runsDir);
+    await index.refresh();
+    index.markPending("run-a");
+    await Deno.writeTextFile(
+      join(paths.runsDir, "run-a", "state.json"),
+      JSON.stringify(fixtureState("run-a", { status: "verifying" })),
+    );
+    await index.refresh();
+    assert.deepEqual((index.summaries()[0] as { status: string }).status, "verifying");
+  });
+});
+
+Deno.test("a corrupt or foreign state.json is skipped and the other runs are listed", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-good"));
+    for (
+      const [name, text] of [["run-torn", '{"runId": "run-to'], ["run-null", "null"], ["run-arr", "[1]"]]
+    ) {
+      await Deno.mkdir(join(paths.runsDir, name));
+      await Deno.writeTextFile(join(paths.runsDir, name, "state.json"), text);
+    }
+    await writeFixtureRun(paths, fixtureState("run-other-name"));
+    await Deno.rename(join(paths.runsDir, "run-other-name"), join(paths.runsDir, "run-renamed"));
+    await Deno.mkdir(join(paths.runsDir, "run-empty"));
+    await index.refresh();
+    assert.deepEqual(ids(index), ["run-good"]);
+  });
+});
+
+Deno.test("an index file that is not a database is replaced and rebuilt", async () => {
+  const { root, paths } = await tempPaths();
+  try {
+    await writeFixtureRun(paths, fixtureState("run-a"));
+    await Deno.writeTextFile(join(paths.stateRoot, "run-index.sqlite"), "this is not sqlite ".repeat(200));
+    const index = RunIndex.open(paths);
+    await index.refresh();
+    assert.deepEqual(ids(index), ["run-a"]);
+    index.close();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a run directory removed by hand leaves the index at the next refresh", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a"));
+    await writeFixtureRun(paths, fixtureState("run-b"));
+    await index.refresh();
+    await Deno.remove(join(paths.runsDir, "run-a"), { recursive: true });
+    await index.refresh();
+    assert.deepEqual(ids(index), ["run-b"]);
+  });
+});
+
+Deno.test("page() is newest first, filtered and paginated, and totals() sums every run", async () => {
+  await withIndex(async (paths, index) => {
+    for (let i = 0; i < 7; i++) {
+      const at = `2025-01-0${i + 1}T00:00:00.000Z`;
+      await writeFixtureRun(
+        paths,
+        fixtureState(`run-${i}`, {
+          caller: i % 2 ? "codex" : "cli",
+          status: i === 6 ? "blocked" : "integrated",
+        }, at),
+      );
+    }
+    await writeFixtureRun(
+      paths,
+      fixtureState("run-metered", { lastReportAt: "2025-02-01T00:00:00.000Z" }, "2025-02-01T00:00:00.000Z"),
+      {
+        metrics: { parentSavings: { estimatedTokensAvoided: 5000, parentTokensSpent: 1000 } },
+      },
+    );
+    await index.refresh();
+    assert.deepEqual(index.page({ limit: 3 }).map((e) => e.summary.runId), ["run-metered", "run-6", "run-5"]);
+    assert.deepEqual(index.page({ limit: 3, offset: 3 }).map((e) => e.summary.runId), [
+      "run-4",
+      "run-3",
+      "run-2",
+    ]);
+    assert.deepEqual(index.page({ caller: "codex" }).map((e) => e.summary.runId), [
+      "run-5",
+      "run-3",
+      "run-1",
+    ]);
+    assert.deepEqual(index.count({ caller: "codex" }), 3);
+    const totals = index.totals();
+    assert.deepEqual(totals.runs, 8);
+    assert.deepEqual(totals.byCaller, { cli: 5, codex: 3 });
+    assert.deepEqual(totals.byStatus, { blocked: 1, integrated: 7 });
+    assert.deepEqual(totals.tokensIn, 8 * 1200);
+    assert.deepEqual(totals.metered, { runs: 1, parentTokensSpent: 1000, tokensAvoided: 5000 });
+    assert(index.page()[0].goal?.includes("run-metered"));
+  });
+});
+
+Deno.test("an index written by another schema version is dropped and rebuilt", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a"));
+    await index.refresh();
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(join(paths.stateRoot, "run-index.sqlite"));
+    db.exec("UPDATE meta SET value = '0' WHERE key = 'schema'");
+    db.close();
+    const again = RunIndex.open(paths);
+    assert.deepEqual(ids(again), []);
+    await again.refresh();
+    assert.deepEqual(ids(again), ["run-a"]);
+    again.close();
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The run store: one directory per run, an atomic `state.json`, appended
+ * `events.jsonl` and `steps.jsonl`, and the per-run lock.
+ */
+import { join } from "node:path";
+import { SpotError } from "../errors.ts";
+import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
+import type { RunState, Status } from "../schemas/run_state.ts";
+import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
+import { type HeldLock, tryLockRun } from "./lock.ts";
+import { runDir, type SpotPaths } from "./paths.ts";
+import { saveIndexed } from "./run_index.ts";
+import { transition } from "../lifecycle/state_table.ts";
+import { renderWorkerLogLine } from "./worker_log.ts";
+
+export class RunStore {
+  constructor(readonly paths: SpotPaths, readonly now: () => string = () => new Date().toISOString()) {}
+
+  dir(runId: string): string {
+    return runDir(this.paths, runId);
+  }
+
+  file(runId: string, name: string): string {
+    return join(this.dir(runId), name);
+  }
+
+  async load(runId: string): Promise<RunState> {
+    const state = await readJsonFile<RunState>(this.file(runId, "state.json")).catch(() => null);
+    if (!state) {
+      throw new SpotError(
+        "RUN_NOT_FOUND",
+        `Cannot find run "${runId}": no state.json under ${this.dir(runId)}`,
+        {
+          details: { runId },
+        },
+      );
+    }
+    return state;
+  }
+
+  async save(state: RunState): Promise<RunState> {
+    await saveIndexed(this.paths, state, () => writeJsonAtomic(this.file(state.runId, "state.json"), state));
+    return state;
+  }
+
+  /** Applies a legal transition, persists it, and logs it as an event. */
+  async move(state: RunState, to: Status, reason: string, patch: Partial<RunState> = {}): Promise<RunState> {
+    const next = { ...transition(state, to, reason, this.now()), ...patch };
+    await this.save(next);
+    await this.event(state.runId, { type: "transition", from: state.status, to, reason });
+    return next;
+  }
+
+  async event(runId: string, event: SpotEventInput): Promise<void> {
+    const full = { ...event, at: this.now(), runId } as SpotEvent;
+    await appendJsonLine(this.file(runId, "events.jsonl"), full);
+    const line = renderWorkerLogLine(full);
+    if (line !== null) {
+      await Deno.writeTextFile(this.file(runId, "worker.log"), line + "\n", { append: true, create: true });
+    }
+  }
+
+  async events(runId: string): Promise<SpotEvent[]> {
+    return await readJsonLines<SpotEvent>(this.file(runId, "events.jsonl"));
+  }
+
+  async step(runId: string, record: Record<string, unknown>): Promise<void> {
+    await appendJsonLine(this.file(runId, "steps.jsonl"), { at: this.now(), ...record });
+  }
+
+  async writeJson(runId: string, name: string, value: unknown): Promise<string> {
+    const path = this.file(runId, name);
+    await writeJsonAtomic(path, value);
+    return path;
+  }
+
+  async writeText(runId: string, name: string, text: string): Promise<string> {
+    const path = this.file(runId, name);
+    await writeTextAtomic(path, text);
+    return path;
+  }
+
+  async readJson<T>(runId: string, name: string): Promise<T | null> {
+    return await readJsonFile<T>(this.file(runId, name));
+  }
+
+  async lock(runId: string): Promise<HeldLock> {
+    await this.load(runId);
+    return await tryLockRun(this.file(runId, ".lock"), runId);
+  }
+
+  /** Every run's state, tolerating files caught mid-write. */
+  async all(): Promise<RunState[]> {
+    const out: RunState[] = [];
+    try {
+      for await (const entry of Deno.readDir(this.paths.runsDir)) {
+        if (!entry.isDirectory) continue;
+        const state = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
+        if (state?.runId) out.push(state);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+}

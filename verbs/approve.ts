@@ -1,0 +1,132 @@
+/**
+ * `approve`: every gate re-checked, then the exact verified tree is committed
+ * on the worker branch. The approval is bound to the diff hash.
+ */
+import { SpotError } from "../errors.ts";
+import { git, gitText } from "../git/git.ts";
+import type { SpotContext } from "../store/context.ts";
+import { blockRun } from "../lifecycle/block.ts";
+import { readReview } from "../config/review_load.ts";
+import { scanRun } from "../gates/scan_run.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import { loadTask } from "../store/task_file.ts";
+
+/** The seed keeps commit subjects to one readable line. */
+const MAX_MESSAGE_CHARS = 200;
+
+export interface ApproveResult {
+  runId: string;
+  status: string;
+  implementationCommit: string;
+}
+
+export async function approveRun(
+  ctx: SpotContext,
+  runId: string,
+  reviewFile: string,
+  message: string,
+): Promise<ApproveResult> {
+  if (!message.trim() || message.length > MAX_MESSAGE_CHARS || /[\r\n]/.test(message)) {
+    throw new SpotError(
+      "CLI_USAGE",
+      `Cannot use commit message "${
+        message.slice(0, 40)
+      }": it must be one non-empty line of at most ${MAX_MESSAGE_CHARS} characters`,
+    );
+  }
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    if ((state.status === "committed" || state.status === "integrated") && state.implementationCommit) {
+      return { runId, status: state.status, implementationCommit: state.implementationCommit };
+    }
+    requireStatus(state, ["selfReviewing", "reviewing", "approved"], "approve");
+    const review = await readReview(ctx.cwd, reviewFile);
+    if (review.verdict !== "approve") {
+      throw new SpotError(
+        "REVIEW_INVALID",
+        `Cannot approve with a review whose verdict is "${review.verdict}"`,
+      );
+    }
+    const verification = await ctx.store.readJson<
+      { passed: boolean; security: { passed: boolean }; diffSha256: string }
+    >(runId, "verification.json");
+    if (!verification?.passed || !verification.security.passed) {
+      throw new SpotError(
+        "REVIEW_GATE",
+        `Cannot approve run "${runId}": spot's own verification did not pass`,
+        {
+          details: { hint: "write a revise verdict, or stop without integrating" },
+        },
+      );
+    }
+    const task = await loadTask(ctx.store, runId);
+    const fresh = await scanRun(ctx, state, task);
+    if (!fresh.sourceUnchanged) {
+      const change = fresh.scan.issues.find((i) => i.code === "SOURCE_CHANGED")?.message ??
+        "the source changed";
+      await blockRun(ctx, state, "SOURCE_CHANGED", `${change}; the work stays on ${state.workerBranch}`);
+    }
+    if (fresh.locks.length > 0) {
+      throw new SpotError("LOCKED_PATH_CHANGED", `Cannot approve run "${runId}": ${fresh.locks[0].message}`, {
+        details: { locks: fresh.locks },
+      });
+    }
+    if (review.diffSha256 !== verification.diffSha256 || fresh.delta.diffSha256 !== verification.diffSha256) {
+      throw new SpotError(
+        "DIFF_CHANGED",
+        `Cannot approve run "${runId}": the diff changed since it was verified and reviewed`,
+        {
+          details: {
+            reviewed: review.diffSha256,
+            verified: verification.diffSha256,
+            now: fresh.delta.diffSha256,
+          },
+        },
+      );
+    }
+    if (!fresh.scan.passed) {
+      await blockRun(
+        ctx,
+        state,
+        "SECURITY_BLOCKED",
+        `the re-scan at approve failed: ${fresh.scan.issues[0]?.message}`,
+        {
+          issues: fresh.scan.issues,
+        },
+      );
+    }
+    await ctx.store.writeJson(runId, "review.json", review);
+    if (state.status === "selfReviewing") {
+      state = await ctx.store.move(state, "reviewing", "parent skipped self-review");
+    }
+    if (state.status === "reviewing") {
+      state = await ctx.store.move(state, "approved", "parent approved", { diffSha256: review.diffSha256 });
+    }
+    const body = [
+      message,
+      "",
+      `Pi-Worker-Run: ${runId}`,
+      `Pi-Worker-Model: ${state.provider}/${state.model.split("/").pop()}`,
+      "Pi-Worker-Verification: passed",
+      `Pi-Worker-Diff-Sha256: ${review.diffSha256}`,
+    ].join("\n");
+    const cwd = state.worktreePath;
+    const commit = await gitText(
+      ["commit-tree", fresh.delta.tree, "-p", state.workerBaseRevision, "-F", "-"],
+      {
+        cwd,
+        identity: state.identity,
+        stdinText: body + "\n",
+      },
+    );
+    const current = await gitText(["rev-parse", `refs/heads/${state.workerBranch}`], { cwd });
+    await git(["update-ref", `refs/heads/${state.workerBranch}`, commit, current], { cwd });
+    state = await ctx.store.move(state, "committed", "implementation committed", {
+      implementationCommit: commit,
+    });
+    return { runId, status: state.status, implementationCommit: commit };
+  } finally {
+    lock.release();
+  }
+}

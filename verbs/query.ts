@@ -1,0 +1,56 @@
+/** `list` and `inspect`: read-only views of the run store. */
+import type { SpotContext } from "../store/context.ts";
+import { runIndexFor } from "../store/run_index.ts";
+import { loadTask } from "../store/task_file.ts";
+
+export { ACTIVE, summarize } from "../store/run_entry.ts";
+
+export interface ListOptions {
+  status?: string;
+  caller?: string;
+  running?: boolean;
+  /** Show at most this many, the newest (default DEFAULT_LIST_LIMIT). */
+  limit?: number;
+  /** Skip this many newer runs first. */
+  offset?: number;
+  all?: boolean;
+}
+
+/** `spot list` shows the newest runs by default; a page keeps it as fast at 10,000 runs as at 10. */
+export const DEFAULT_LIST_LIMIT = 200;
+
+/** Reads the run index (kept current by `save()`, rebuilt from the run directories when stale). */
+export async function listRuns(ctx: SpotContext, options: ListOptions) {
+  const index = runIndexFor(ctx.paths);
+  await index.refresh();
+  const filter = { status: options.status, caller: options.caller, active: options.running };
+  const limit = options.all ? undefined : options.limit ?? DEFAULT_LIST_LIMIT;
+  const runs = index.summaries(filter, { limit, offset: options.offset });
+  return {
+    runs,
+    count: runs.length,
+    total: index.count(filter),
+    limit: limit ?? null,
+    offset: options.offset ?? 0,
+  };
+}
+
+export async function inspectRun(ctx: SpotContext, runId: string) {
+  const state = await ctx.store.load(runId);
+  const task = await loadTask(ctx.store, runId);
+  const [verification, selfReview, review, metrics] = await Promise.all(
+    ["verification.json", "self-review.json", "review.json", "metrics.json"].map((f) =>
+      ctx.store.readJson(runId, f)
+    ),
+  );
+  return {
+    state,
+    task: { runId: task.runId, goal: task.goal, risk: task.risk, allowedPaths: task.allowedPaths },
+    failure: state.failure,
+    verification,
+    selfReview,
+    review,
+    metrics,
+    workerUsage: { usage: state.workerUsage, costUsd: state.workerCostUsd, attempts: state.workerAttempts },
+  };
+}

@@ -1,0 +1,80 @@
+/** `revise`: send the parent's findings back to the worker, at most maxRevisionRounds times. */
+import { SpotError } from "../errors.ts";
+import type { ChecksResult } from "../gates/checks.ts";
+import { summarizeChecks } from "../gates/checks.ts";
+import type { SpotContext } from "../store/context.ts";
+import { failTurn, guardEscape, withUsage } from "../lifecycle/outcome.ts";
+import { revisionPrompt } from "../worker/prompt.ts";
+import { readReview } from "../config/review_load.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import { loadTask } from "../store/task_file.ts";
+import { runWorkerPhase } from "../worker/phase.ts";
+import { computeDelta } from "../git/delta.ts";
+
+export interface ReviseResult {
+  runId: string;
+  status: string;
+  revisionRound: number;
+  recovered?: boolean;
+}
+
+export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: string): Promise<ReviseResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["selfReviewing", "reviewing"], "revise");
+    const review = await readReview(ctx.cwd, reviewFile);
+    if (review.verdict !== "revise") {
+      throw new SpotError(
+        "REVIEW_INVALID",
+        `Cannot revise with a review whose verdict is "${review.verdict}"`,
+      );
+    }
+    if (review.diffSha256 !== state.diffSha256) {
+      throw new SpotError(
+        "DIFF_CHANGED",
+        `Cannot revise run "${runId}": the review is for diff ${
+          review.diffSha256.slice(0, 12)
+        }, the verified diff is ${state.diffSha256?.slice(0, 12)}`,
+      );
+    }
+    if (state.revisionRound >= ctx.config.maxRevisionRounds) {
+      throw new SpotError(
+        "REVISION_LIMIT",
+        `Cannot revise run "${runId}" again: ${state.revisionRound} of ${ctx.config.maxRevisionRounds} revision rounds are used`,
+        {
+          details: { hint: "stop without integrating, or do the rest in the parent" },
+        },
+      );
+    }
+    if (state.status === "selfReviewing") {
+      state = await ctx.store.move(state, "reviewing", "parent skipped self-review");
+    }
+    const round = state.revisionRound + 1;
+    await ctx.store.writeJson(runId, `review-round-${round}.json`, review);
+    const task = await loadTask(ctx.store, runId);
+    const verification = await ctx.store.readJson<ChecksResult>(runId, "verification.json");
+    state = await ctx.store.move(state, "revising", `revision round ${round}`, { revisionRound: round });
+    const result = await runWorkerPhase(
+      ctx,
+      state,
+      "revise",
+      revisionPrompt(task, review, verification ? summarizeChecks(verification) : "unknown"),
+      task,
+    );
+    state = withUsage(state, result);
+    await guardEscape(ctx, state, "revise");
+    if (!result.outcome.ok) {
+      const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(runId));
+      if (delta.diffSha256 === state.diffSha256 || result.outcome.failure?.code === "cancelled") {
+        await failTurn(ctx, state, "revise", result.outcome);
+      }
+      state = await ctx.store.move(state, "verifying", "revise turn failed but changed the worktree");
+      return { runId, status: state.status, revisionRound: round, recovered: true };
+    }
+    state = await ctx.store.move(state, "verifying", "revision finished");
+    return { runId, status: state.status, revisionRound: round };
+  } finally {
+    lock.release();
+  }
+}

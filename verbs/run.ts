@@ -1,0 +1,49 @@
+/** `run`: the worker's implementation turn, from prepared to verifying. */
+import { SpotError } from "../errors.ts";
+import type { SpotContext } from "../store/context.ts";
+import { failTurn, guardEscape, withUsage } from "../lifecycle/outcome.ts";
+import { implementationPrompt } from "../worker/prompt.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import { loadTask } from "../store/task_file.ts";
+import { runWorkerPhase } from "../worker/phase.ts";
+
+export interface RunResult {
+  runId: string;
+  status: string;
+  profile: string;
+  provider: string;
+  model: string;
+  fallbackUsed: boolean;
+  attempts: number;
+}
+
+export async function runWorker(ctx: SpotContext, runId: string): Promise<RunResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["prepared"], "run");
+    if (!state.worktreeReady) {
+      throw new SpotError("STATE_INVALID", `Cannot run "${runId}": its worktree was never finished`, {
+        details: { nextCommand: `spot recover --id ${runId}` },
+      });
+    }
+    const task = await loadTask(ctx.store, runId);
+    state = await ctx.store.move(state, "running", `worker ${state.profile} started`);
+    const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task), task);
+    state = withUsage(state, result);
+    await guardEscape(ctx, state, "run");
+    if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);
+    state = await ctx.store.move(state, "verifying", "worker finished");
+    return {
+      runId,
+      status: state.status,
+      profile: state.profile,
+      provider: state.provider,
+      model: state.model,
+      fallbackUsed: state.fallbackUsed,
+      attempts: result.attempts,
+    };
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `self-review`: an optional, read-only worker turn that pre-digests the diff
+ * for the parent. It never blocks the loop: any problem skips it.
+ */
+import { SelfReview } from "../schemas/self_review.ts";
+import { extractJsonObject, selfReviewSignals } from "../review/spot_check.ts";
+import { guideFromSelfReview } from "../review/tiers.ts";
+import { runHunks, writeFullGuide, writeGuide } from "../gates/review_guide.ts";
+import { summarizeChecks } from "../gates/checks.ts";
+import type { SpotContext } from "../store/context.ts";
+import { withUsage } from "../lifecycle/outcome.ts";
+import { selfReviewPrompt } from "../worker/prompt.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import { loadTask } from "../store/task_file.ts";
+import { runWorkerPhase } from "../worker/phase.ts";
+
+export interface SelfReviewResult {
+  runId: string;
+  status: string;
+  skipped: boolean;
+  reason?: string;
+  diffSha256Mismatch?: boolean;
+  spotCheckRequired?: number;
+  fallbackRecommended?: boolean;
+  selfReviewFile?: string;
+  reviewTier?: "A" | "C";
+  reviewWhy?: string;
+  hunksToRead?: number;
+  reviewGuideFile?: string;
+}
+
+interface StoredVerification {
+  passed: boolean;
+  diffSha256: string;
+  security: { changedFiles: string[]; addedLines: number; deletedLines: number };
+  commands: Parameters<typeof summarizeChecks>[0]["commands"];
+}
+
+export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<SelfReviewResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["selfReviewing"], "self-review");
+    const task = await loadTask(ctx.store, runId);
+    const verification = await ctx.store.readJson<StoredVerification>(runId, "verification.json");
+    const settings = ctx.config.selfReview;
+    const skip = async (reason: string): Promise<SelfReviewResult> => {
+      state = await ctx.store.move(state, "reviewing", `self-review skipped: ${reason}`, {
+        selfReviewSkipped: true,
+        selfReviewSkipReason: reason,
+      });
+      const guide = await writeFullGuide(ctx, runId, `self-review skipped (${reason}): read the whole diff`);
+      return { runId, status: state.status, skipped: true, reason, ...guide };
+    };
+    if (!settings.enabled) return await skip("disabled");
+    if (!verification?.passed) return await skip("verification-not-passed");
+    const diffBytes = state.diffBytes ?? 0;
+    if (diffBytes < settings.minDiffBytes) return await skip("diff-too-small");
+    let surface = diffBytes;
+    for (const file of verification.security.changedFiles) {
+      surface += (await Deno.stat(`${state.worktreePath}/${file}`).catch(() => null))?.size ?? 0;
+    }
+    if (surface < settings.minSurfaceBytes) return await skip("review-surface-too-small");
+    const prompt = selfReviewPrompt(task, {
+      diffSha256: verification.diffSha256,
+      changedFiles: verification.security.changedFiles,
+      diffStat:
+        `${verification.security.changedFiles.length} files, +${verification.security.addedLines} -${verification.security.deletedLines}`,
+      verificationSummary: summarizeChecks({
+        passed: true,
+        outputTruncated: false,
+        interrupted: false,
+        commands: verification.commands,
+      }),
+    });
+    const result = await runWorkerPhase(ctx, state, "self-review", prompt);
+    state = withUsage(state, result);
+    if (!result.outcome.ok) return await skip("worker-failed");
+    const extracted = extractJsonObject(result.outcome.text ?? "");
+    if (extracted === undefined) return await skip("parse-failed");
+    const parsed = SelfReview.safeParse(extracted);
+    if (!parsed.success) return await skip("validation-failed");
+    const signals = selfReviewSignals(parsed.data, verification.diffSha256, settings);
+    const selfReviewFile = await ctx.store.writeJson(runId, "self-review.json", {
+      ...parsed.data,
+      ...signals,
+      generatedAt: ctx.now(),
+    });
+    state = await ctx.store.move(state, "reviewing", "self-review written", {
+      selfReviewSkipped: false,
+      selfReviewSkipReason: null,
+    });
+    const guide = await writeGuide(
+      ctx,
+      runId,
+      guideFromSelfReview(parsed.data, signals, await runHunks(ctx, runId), crypto.randomUUID()),
+    );
+    return { runId, status: state.status, skipped: false, ...signals, selfReviewFile, ...guide };
+  } finally {
+    lock.release();
+  }
+}

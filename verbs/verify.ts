@@ -1,0 +1,146 @@
+/**
+ * `verify`: spot's own judgement of the worker's delta. Nested repositories,
+ * locked paths and the scope/secret scan are checked first; the contract's
+ * checks run only on a delta that passed them, in a pristine tree.
+ */
+import { SpotError } from "../errors.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { findNestedGit } from "../verify/nested_git.ts";
+import { blockRun } from "../lifecycle/block.ts";
+import { type ChecksResult, runChecks } from "../gates/checks.ts";
+import type { SpotContext } from "../store/context.ts";
+import { withPristineTree } from "../gates/pristine.ts";
+import { writeFullGuide } from "../gates/review_guide.ts";
+import { scanRun } from "../gates/scan_run.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import { loadTask } from "../store/task_file.ts";
+
+export interface VerifyResult {
+  runId: string;
+  status: string;
+  passed: boolean;
+  diffSha256: string;
+  securityPassed: boolean;
+  verificationFile: string;
+  reviewTier?: "A" | "C";
+  hunksToRead?: number;
+  reviewGuideFile?: string;
+}
+
+const NO_CHECKS: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
+
+/** Git skips nested .git directories when it builds a tree, so they are looked for on disk. */
+async function refuseNestedGit(ctx: SpotContext, state: RunState): Promise<void> {
+  const nested = await findNestedGit(state.worktreePath);
+  if (nested.found.length === 0 && !nested.truncated) return;
+  const issues = nested.found.map((file) => ({
+    code: "NESTED_GIT",
+    file,
+    message: `A nested git directory "${file}" was planted in the worktree`,
+  }));
+  if (nested.truncated) {
+    issues.push({
+      code: "NESTED_GIT",
+      file: ".",
+      message: "The worktree has too many files to check for nested git directories",
+    });
+  }
+  await ctx.store.writeJson(state.runId, "verification.json", {
+    schemaVersion: 1,
+    runId: state.runId,
+    passed: false,
+    security: { passed: false, issues },
+    commands: [],
+    at: ctx.now(),
+  });
+  await blockRun(ctx, state, "SECURITY_BLOCKED", issues[0].message, { issues });
+}
+
+export async function verifyRun(ctx: SpotContext, runId: string): Promise<VerifyResult> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    let state = await ctx.store.load(runId);
+    requireStatus(state, ["verifying"], "verify");
+    const task = await loadTask(ctx.store, runId);
+    ctx.progress?.(`verify ${runId}: scanning the diff`);
+    await refuseNestedGit(ctx, state);
+    const { scan, delta, locks } = await scanRun(ctx, state, task);
+    const gatesPassed = scan.passed && locks.length === 0;
+    const checks = gatesPassed
+      ? await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir))
+      : NO_CHECKS;
+    const passed = gatesPassed && checks.passed;
+    const verificationFile = await ctx.store.writeJson(runId, "verification.json", {
+      schemaVersion: 1,
+      runId,
+      passed,
+      diffSha256: delta.diffSha256,
+      security: scan,
+      locks,
+      commands: checks.commands,
+      outputTruncated: checks.outputTruncated,
+      interrupted: checks.interrupted,
+      revisionRound: state.revisionRound,
+      at: ctx.now(),
+    });
+    await ctx.store.writeText(runId, "diff.patch", delta.diff);
+    await ctx.store.event(runId, { type: "verify_result", passed, diffSha256: delta.diffSha256 });
+    state = {
+      ...state,
+      lastVerificationPassed: passed,
+      diffSha256: delta.diffSha256,
+      diffBytes: delta.diffBytes,
+    };
+    if (locks.length > 0) {
+      // The worker edited what grades it: terminal, whatever the tests would say.
+      const code = locks.some((l) => l.code === "VERIFICATION_SCRIPT_CHANGED")
+        ? "VERIFICATION_SCRIPT_CHANGED"
+        : "LOCKED_PATH_CHANGED";
+      await blockRun(ctx, state, code, locks.map((l) => l.message).join("; "), { locks, verificationFile });
+    }
+    if (!scan.passed) {
+      const detail = `${scan.issues.length} scan finding(s), first: ${scan.issues[0]?.message}`;
+      await blockRun(ctx, state, "SECURITY_BLOCKED", detail, { issues: scan.issues, verificationFile });
+    }
+    if (checks.interrupted && ctx.signal?.aborted) {
+      await ctx.store.save({
+        ...state,
+        interruption: { at: ctx.now(), signal: "SIGINT", phase: "verifying" },
+      });
+      throw new SpotError("VERIFICATION_INTERRUPTED", `Verification of run "${runId}" was interrupted`, {
+        details: { runId, nextCommand: `spot verify --id ${runId}` },
+      });
+    }
+    if (checks.outputTruncated) {
+      const limit = ctx.config.limits.maxCapturedCharsPerStream;
+      await blockRun(
+        ctx,
+        state,
+        "VERIFICATION_OUTPUT_TRUNCATED",
+        `a check printed more than ${limit} characters, so its result cannot be trusted`,
+        { limit, verificationFile },
+      );
+    }
+    const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";
+    // Self-review is skipped here when it cannot help; the reason is recorded like any other skip.
+    const skipReason = next === "selfReviewing" ? null : passed ? "disabled" : "verification-not-passed";
+    state = await ctx.store.move(state, next, passed ? "verification passed" : "verification failed", {
+      selfReviewSkipped: skipReason !== null ? true : null,
+      selfReviewSkipReason: skipReason,
+    });
+    const guide = skipReason
+      ? await writeFullGuide(ctx, runId, `self-review skipped (${skipReason}): read the whole diff`)
+      : {};
+    return {
+      runId,
+      status: state.status,
+      passed,
+      diffSha256: delta.diffSha256,
+      securityPassed: scan.passed,
+      verificationFile,
+      ...guide,
+    };
+  } finally {
+    lock.release();
+  }
+}
