@@ -5,15 +5,16 @@
  * stdout; errors go to stderr as JSON with a stable code and exit code.
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
-import { EXIT, isSpotError, SpotError } from "./errors.ts";
+import { EXIT, SpotError } from "./errors.ts";
+import { Invocation } from "./cli/invoke.ts";
+import { printError, writeErr } from "./cli/output.ts";
+import { parseBool, positiveInt } from "./cli/parse.ts";
+import { VERSION } from "./cli/version.ts";
 import { diffRun } from "./verbs/diff.ts";
-import { createProgressLine } from "./cli/progress_line.ts";
 import { parentMeter } from "./verbs/parent_meter.ts";
 import {
   approveRun,
-  audited,
   cleanupRun,
-  createContext,
   doctor,
   inspectRun,
   integrateRun,
@@ -24,68 +25,11 @@ import {
   reviseRun,
   runWorker,
   selfReviewRun,
-  type SpotContext,
   verifyRun,
 } from "./verbs/mod.ts";
 
-const VERSION = "0.1.0";
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGHUP: 129, SIGTERM: 143 };
-
-let exitCode = 0;
-const encoder = new TextEncoder();
-
-function printOk(command: string, result: object): void {
-  Deno.stdout.writeSync(encoder.encode(JSON.stringify({ ok: true, command, ...result }) + "\n"));
-}
-
-function printError(error: unknown): number {
-  const spot = isSpotError(error) ? error : new SpotError(
-    "INTERNAL",
-    `Unexpected failure: ${error instanceof Error ? error.message : String(error)}`,
-    {
-      details: { stack: error instanceof Error ? error.stack?.split("\n").slice(0, 6) : undefined },
-    },
-  );
-  Deno.stderr.writeSync(encoder.encode(JSON.stringify({ ok: false, error: spot.toJSON() }) + "\n"));
-  return spot.exitCode;
-}
-
-/** Runs one verb with context, audit, interruption handling and JSON output. */
-async function verb(
-  name: string,
-  args: Record<string, unknown>,
-  fn: (ctx: SpotContext) => Promise<object>,
-  options: { interruptible?: boolean } = {},
-): Promise<void> {
-  const controller = new AbortController();
-  let caught: string | null = null;
-  const handlers: [Deno.Signal, () => void][] = [];
-  if (options.interruptible) {
-    for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-      const handler = () => {
-        caught ??= sig;
-        controller.abort();
-      };
-      Deno.addSignalListener(sig, handler);
-      handlers.push([sig, handler]);
-    }
-  }
-  const progress = options.interruptible && Deno.stderr.isTerminal()
-    ? createProgressLine((text) => Deno.stderr.writeSync(encoder.encode(text)))
-    : undefined;
-  try {
-    const ctx = await createContext({ signal: controller.signal, progress: progress?.update });
-    const result = await audited(ctx, name, args, () => fn(ctx));
-    progress?.stop();
-    printOk(name, result);
-  } catch (error) {
-    progress?.stop();
-    exitCode = printError(error);
-  } finally {
-    for (const [sig, handler] of handlers) Deno.removeSignalListener(sig, handler);
-  }
-  if (caught) exitCode = SIGNAL_EXIT[caught];
-}
+const cli = new Invocation();
+const verb = cli.verb.bind(cli);
 
 const program = new Command()
   .name("spot")
@@ -131,22 +75,6 @@ program.command("prepare").description("Check a contract, choose a worker and bu
     )
   );
 
-/** A whole number of at least 0, for paging options. */
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (Number.isInteger(n) && n >= 0) return n;
-  throw new SpotError(
-    "CLI_USAGE",
-    `Cannot read "${value}" as a count: expected a whole number of at least 0`,
-  );
-}
-
-/** `--flag true|false`, as the seed spells its picker switches. */
-function parseBool(value: string): boolean {
-  if (value === "true" || value === "false") return value === "true";
-  throw new SpotError("CLI_USAGE", `Cannot read "${value}" as a boolean: expected true or false`);
-}
-
 const id = (c: Command) => c.requiredOption("--id <runId>", "run id");
 
 id(program.command("run").description("Run the worker's implementation turn"))
@@ -176,7 +104,9 @@ id(program.command("report").description("Write metrics.json and report.md"))
   )
   .option("--format <format>", "json (default), or parent: the final response a parent gives its user")
   .action((o) =>
-    o.format === "parent" ? reportParentText(o) : verb("report", o, (ctx) => reportRun(ctx, o.id, o))
+    o.format === "parent"
+      ? cli.text("report", o, async (ctx) => (await reportRun(ctx, o.id, o)).parentText ?? "")
+      : verb("report", o, (ctx) => reportRun(ctx, o.id, o))
   );
 id(program.command("cleanup").description("Remove a finished run's worktree (the run directory stays)"))
   .action((o) => verb("cleanup", o, (ctx) => cleanupRun(ctx, o.id)));
@@ -199,16 +129,6 @@ program.command("parent-meter").alias("codex-meter")
   .option("--output <file>", "write the snapshot here (for prepare --usage-start)")
   .action((o) => verb("parent-meter", o, (ctx) => parentMeter(ctx, o)));
 
-/** `report --format parent` prints the parent's final response as text, not JSON. */
-async function reportParentText(o: { id: string; format?: string; chatgptImageGenerations?: number }) {
-  try {
-    const ctx = await createContext();
-    const r = await audited(ctx, "report", o, () => reportRun(ctx, o.id, o));
-    Deno.stdout.writeSync(encoder.encode(r.parentText ?? ""));
-  } catch (error) {
-    exitCode = printError(error);
-  }
-}
 // @commands:usage (parent-meter; report options)
 program.command("serve").description("Serve the live dashboard (loopback only unless --host says otherwise)")
   .option("--port <port>", "port to listen on", "7317")
@@ -217,7 +137,7 @@ program.command("serve").description("Serve the live dashboard (loopback only un
   .action((o) =>
     verb("serve", o, async (ctx) => {
       const { parsePort, serveUntilStopped } = await import("./serve/mod.ts");
-      const log = (line: string) => Deno.stderr.writeSync(encoder.encode(`[spot serve] ${line}\n`));
+      const log = (line: string) => writeErr(`[spot serve] ${line}\n`);
       return await serveUntilStopped(ctx, { port: parsePort(o.port), host: o.host, open: o.open }, log);
     }, { interruptible: true })
   );
@@ -231,48 +151,22 @@ program.command("monitor").description("Follow every active run's worker.log in 
   .option("--kill", "close the monitor's tmux session")
   .action((o) => verb("monitor", o, async (ctx) => (await import("./serve/mod.ts")).monitorRuns(ctx, o)));
 // @commands:serve (serve, dashboard, monitor)
-/** Prints a table to a person at a terminal, the one JSON object to anything else. */
-async function humanOrJson<T extends object>(
-  name: string,
-  args: Record<string, unknown>,
-  fn: (ctx: SpotContext) => Promise<T>,
-  render: (result: T) => string,
-): Promise<void> {
-  if (!Deno.stdout.isTerminal()) return await verb(name, args, fn);
-  try {
-    const ctx = await createContext();
-    const result = await audited(ctx, name, args, () => fn(ctx));
-    Deno.stdout.writeSync(encoder.encode(render(result)));
-  } catch (error) {
-    exitCode = printError(error);
-  }
-}
-
-/** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
-async function configVerb(name: string, fn: (env: (n: string) => string | undefined) => Promise<object>) {
-  try {
-    printOk(`config ${name}`, await fn((n) => Deno.env.get(n)));
-  } catch (error) {
-    exitCode = printError(error);
-  }
-}
-
 const configCommand = program.command("config").description(
   "Where the config is, what it holds, whether it is valid",
 );
 configCommand.command("path").description("Print the config file's path")
-  .action(async () => configVerb("path", (await import("./verbs/config.ts")).configPath));
+  .action(async () => cli.config("path", (await import("./verbs/config.ts")).configPath));
 configCommand.command("show").description("Print the effective config, defaults filled in")
-  .action(async () => configVerb("show", (await import("./verbs/config.ts")).configShow));
+  .action(async () => cli.config("show", (await import("./verbs/config.ts")).configShow));
 configCommand.command("validate").description("Check the config file; problems as file:line:col, exit 2")
-  .action(async () => configVerb("validate", (await import("./verbs/config.ts")).configValidate));
+  .action(async () => cli.config("validate", (await import("./verbs/config.ts")).configValidate));
 
 program.command("detect").description("Probe the worker CLIs installed here (cached for 10 minutes)")
   .option("--refresh", "ignore the cache and probe again")
   .action(async (o) => {
     const { detectWorkers } = await import("./verbs/detect.ts");
     const { renderRegistry } = await import("./registry/render.ts");
-    await humanOrJson("detect", o, (ctx) => detectWorkers(ctx, o), (r) => renderRegistry(r.registry, r));
+    await cli.humanOrJson("detect", o, (ctx) => detectWorkers(ctx, o), (r) => renderRegistry(r.registry, r));
   });
 // @commands:config (config, detect, picker flags)
 id(
@@ -305,7 +199,7 @@ async function main(argv: string[]): Promise<number> {
     }
     return printError(error);
   }
-  return exitCode;
+  return cli.exitCode;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -18,6 +18,12 @@
  */
 export * from "./errors.ts";
 export * from "./verbs/mod.ts";
+export * from "./config/context.ts";
+export * from "./store/context.ts";
+export * from "./store/paths.ts";
+export * from "./store/run_store.ts";
+export * from "./lifecycle/state_table.ts";
+export * from "./lifecycle/audit.ts";
 export * from "./adapters/mod.ts";
 export * from "./sandbox/mod.ts";
 export * from "./git/mod.ts";

@@ -9,7 +9,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { denoRunArgv } from "../sandbox/deno_flags.ts";
-import { bwrapArgv } from "../sandbox/bwrap.ts";
+import { bwrapArgv } from "../sandbox/backends/bwrap.ts";
 import { probeBwrap } from "../sandbox/probe.ts";
 import { systemView } from "../sandbox/host_paths.ts";
 import {

@@ -15,18 +15,10 @@ import { detectCaller } from "../routing/caller.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readContract } from "../config/contract_load.ts";
 import type { RoutableTask } from "../routing/difficulty.ts";
+import type { Check } from "./check.ts";
+export type { Check };
 import { credentialCheck, piProviderCheck } from "./keys.ts";
 import { selectProfile } from "../routing/select_profile.ts";
-
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-  /** The exact change that makes a failed check pass. */
-  fix?: string;
-  /** Worth knowing, but not a reason to fail. */
-  warn?: boolean;
-}
 
 export interface DoctorOptions {
   task?: string;

@@ -2,7 +2,7 @@
 import type { Profile } from "../schemas/config.ts";
 import type { SpotContext } from "../store/context.ts";
 import { profileWithKey, similarNames } from "./credential_hint.ts";
-import type { Check } from "./doctor.ts";
+import type { Check } from "./check.ts";
 import { checkPiProvider, modelsFile } from "./pi_models.ts";
 
 function allEnvNames(): string[] {

@@ -3,12 +3,13 @@
  * given directory, with the env allowlist and output caps.
  */
 import { isAbsolute, join } from "node:path";
+import type { Enforcement } from "../schemas/sandbox_record.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { killProgram, runStep } from "../isolation/step_runner.ts";
-import { checkSandbox } from "../isolation/check_launch.ts";
+import { checkLaunch } from "../isolation/check_launch.ts";
 
 /** Names every check inherits from spot's own environment (the seed's list). */
 const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
@@ -30,6 +31,8 @@ export interface CommandResult {
 
 export interface ChecksResult {
   passed: boolean;
+  /** What the checks' sandbox policies enforced; null without an OS sandbox. */
+  enforcement: Enforcement | null;
   outputTruncated: boolean;
   interrupted: boolean;
   commands: CommandResult[];
@@ -58,10 +61,10 @@ export async function runChecks(
     };
   });
   const killBinary = killProgram(ctx);
-  const box = await checkSandbox(ctx, runId, cwd);
+  const box = await checkLaunch(ctx, runId, cwd, commands);
   const spec: VerifyStepSpec = {
     cwd,
-    commands: commands.map(box.wrap),
+    commands: box.commands,
     maxChars: ctx.config.limits.maxCapturedCharsPerStream,
     killBinary,
   };
@@ -79,7 +82,7 @@ export async function runChecks(
       read: [cwd, ctx.store.dir(runId)],
       write: [],
       run: [
-        ...box.programs(commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p))),
+        ...box.programs,
         ...(killBinary ? [killBinary] : []),
       ],
       env: PASS_ENV,
@@ -90,6 +93,7 @@ export async function runChecks(
     timeoutMs: (totalSeconds + 30) * 1000,
     sandbox: box.level,
     sandboxBackend: box.backend,
+    enforcement: box.enforcement,
     onMessage: async (message: StepMessage) => {
       if (message.t !== "command") return;
       const original = task.verification[message.index];
@@ -124,6 +128,7 @@ export async function runChecks(
   const interrupted = step.result.cancelled || results.length < commands.length;
   return {
     passed: !interrupted && results.every((r) => r.passed),
+    enforcement: box.enforcement,
     outputTruncated: results.some((r) => r.stdoutTruncated || r.stderrTruncated),
     interrupted,
     commands: results,
@@ -131,7 +136,7 @@ export async function runChecks(
 }
 
 /** A few lines a worker or a human can read about the checks. */
-export function summarizeChecks(checks: ChecksResult): string {
+export function summarizeChecks(checks: Pick<ChecksResult, "commands">): string {
   return checks.commands.map((c) =>
     `${c.passed ? "PASS" : "FAIL"} ${c.argv.join(" ")} (exit ${c.exitCode ?? c.signal ?? "none"}${
       c.timedOut ? ", timed out" : ""

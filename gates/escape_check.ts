@@ -9,7 +9,9 @@ import { contentDigest } from "../git/fingerprint.ts";
 import { git, gitText } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import type { Phase } from "../schemas/events.ts";
 import type { SpotContext } from "../store/context.ts";
+import { blockRun } from "../lifecycle/block.ts";
 
 const FILE = "escape.json";
 /** Parts of the common git dir a worker could use to reach outside its worktree. */
@@ -78,4 +80,17 @@ export async function escapeChanges(ctx: SpotContext, state: RunState): Promise<
   ].map((c) => c.replace(".git/ ", `${relative(state.sourceRoot, before.gitDir) || ".git"}/`));
   if (before.content !== now.content) changes.push("the source checkout's files changed");
   return changes;
+}
+
+/** Blocks the run if the worker's turn reached outside its worktree. */
+export async function guardEscape(ctx: SpotContext, state: RunState, phase: Phase): Promise<void> {
+  const changes = await escapeChanges(ctx, state);
+  if (changes.length === 0) return;
+  await blockRun(
+    ctx,
+    state,
+    "ESCAPED_WORKTREE",
+    `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`,
+    { changes },
+  );
 }

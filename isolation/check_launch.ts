@@ -4,54 +4,76 @@
  * files read-only, a private /tmp and HOME, no network, and an environment
  * made of exactly the names checks have always received.
  */
-import type { SandboxLevel } from "../sandbox/policy.ts";
+import { isAbsolute } from "node:path";
+import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
+import { resolveTools } from "../sandbox/host_paths.ts";
 import type { VerifyCommandSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
-import { buildPolicy, keepOutPaths, lockedFiles } from "./step_policy.ts";
-import { sandboxForRun } from "./run_sandbox.ts";
+import { combine } from "./enforcement.ts";
+import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
+import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
+import { buildStepPolicy } from "./step_policy.ts";
 
 /** The private HOME of a check; an empty tmpfs. */
 export const CHECK_HOME = "/home/spot-check";
 
-export interface CheckSandbox {
+export interface CheckLaunch {
   level: SandboxLevel;
   backend: string;
-  /** The command as the verify step must spawn it. */
-  wrap(command: VerifyCommandSpec): VerifyCommandSpec;
-  /** The binaries the verify step must be allowed to run for these programs. */
-  programs(programs: string[]): string[];
+  /** The commands as the verify step must spawn them. */
+  commands: VerifyCommandSpec[];
+  /** The binaries the verify step must be allowed to run. */
+  programs: string[];
+  /** What the checks' policies enforced (null under `none`: see sandboxDetails). */
+  enforcement: Enforcement | null;
 }
 
-export async function checkSandbox(ctx: SpotContext, runId: string, cwd: string): Promise<CheckSandbox> {
+function checkEnv(ctx: SpotContext, command: VerifyCommandSpec): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of command.passEnv) {
+    const value = ctx.env(name);
+    if (value !== undefined) env[name] = value;
+  }
+  for (const name of ["TMPDIR", "TMP", "TEMP"]) if (name in env) env[name] = "/tmp";
+  return Object.assign(env, command.env);
+}
+
+export async function checkLaunch(
+  ctx: SpotContext,
+  runId: string,
+  cwd: string,
+  commands: VerifyCommandSpec[],
+): Promise<CheckLaunch> {
   const state = await ctx.store.load(runId);
   const box = await sandboxForRun(ctx, state);
+  const programs = commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p));
   if (box.backend.name === "none") {
-    return { level: box.backend.level, backend: "none", wrap: (c) => c, programs: (p) => p };
+    return { level: box.backend.level, backend: "none", commands, programs, enforcement: null };
   }
-  const keepOut = keepOutPaths(ctx, state.sourceRoot);
-  const locked = await lockedFiles(ctx, runId);
+  const host = hostFacts(ctx, box, state.sourceRoot);
+  const here = cwdFacts(cwd, await lockedFiles(ctx, runId));
+  const enforcements: Enforcement[] = [];
+  const wrapped = commands.map((command) => {
+    const policy = buildStepPolicy(
+      {
+        kind: "check",
+        cwd,
+        tools: resolveTools([command.argv[0]]),
+        home: { path: CHECK_HOME },
+        env: checkEnv(ctx, command),
+        network: { mode: "none" },
+      },
+      host,
+      here,
+    );
+    enforcements.push(box.backend.enforcement(policy, { uid: effectiveUid() }));
+    return { ...command, argv: box.backend.wrap(policy, command.argv), env: {}, passEnv: [] };
+  });
   return {
     level: box.backend.level,
     backend: box.backend.name,
-    wrap: (command) => {
-      const env: Record<string, string> = {};
-      for (const name of command.passEnv) {
-        const value = ctx.env(name);
-        if (value !== undefined) env[name] = value;
-      }
-      for (const name of ["TMPDIR", "TMP", "TEMP"]) if (name in env) env[name] = "/tmp";
-      Object.assign(env, command.env);
-      const policy = buildPolicy(ctx, box, {
-        cwd,
-        tools: [command.argv[0]],
-        home: { path: CHECK_HOME },
-        env,
-        network: { mode: "none" },
-        lockedFiles: locked,
-        keepOut,
-      });
-      return { ...command, argv: box.backend.wrap(policy, command.argv), env: {}, passEnv: [] };
-    },
-    programs: (programs) => programs.length > 0 ? [box.backend.program(programs)] : [],
+    commands: wrapped,
+    programs: programs.length > 0 ? [box.backend.program(programs)] : [],
+    enforcement: combine(enforcements),
   };
 }

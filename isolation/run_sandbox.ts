@@ -5,17 +5,15 @@
  */
 import { SpotError } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { bwrapBackend, noneBackend, type SandboxBackend } from "../sandbox/backend.ts";
-import { parseChoice, resolveChoice, type SandboxDetails } from "../sandbox/choose.ts";
-import type { SandboxLevel } from "../sandbox/policy.ts";
-import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
 import {
-  DEFAULT_LIMITS,
-  HOME_SIZE_BYTES,
-  type SandboxChoice,
-  type SandboxPolicy,
-  TMP_SIZE_BYTES,
-} from "../sandbox/sandbox_policy.ts";
+  bwrapBackend,
+  noneBackend,
+  noneEnforcement,
+  type SandboxBackend,
+} from "../sandbox/backends/backend.ts";
+import { parseChoice, resolveChoice } from "../sandbox/choose.ts";
+import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
+import type { SandboxChoice, SandboxDetails, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { which } from "../sandbox/which.ts";
 import type { SpotContext } from "../store/context.ts";
 
@@ -44,24 +42,6 @@ export function effectiveUid(): number | null {
   }
 }
 
-/** The shape of every sandbox of this kind, for state.json (paths are placeholders). */
-function nominalPolicy(probe: BwrapProbe | null, forwarder: boolean): SandboxPolicy {
-  return {
-    cwd: "/worktree",
-    readOnly: [],
-    symlinks: [],
-    writable: ["/worktree"],
-    protected: [],
-    scratch: [{ path: "/tmp", sizeBytes: TMP_SIZE_BYTES }, { path: "$HOME", sizeBytes: HOME_SIZE_BYTES }],
-    env: {},
-    network: forwarder ? { mode: "forwarder", hostSocket: "/socket", deno: "/deno", bridgeScript: "/b" } : {
-      mode: "none",
-    },
-    limits: { ...DEFAULT_LIMITS, prlimit: probe?.prlimit ?? null },
-    shell: "/bin/sh",
-  };
-}
-
 function unavailable(message: string, fix: string, details: Record<string, unknown>): SpotError {
   return new SpotError("SANDBOX_UNAVAILABLE", `${message}; to fix: ${fix}`, { details: { ...details, fix } });
 }
@@ -69,7 +49,7 @@ function unavailable(message: string, fix: string, details: Record<string, unkno
 /** Decides the sandbox at prepare; refuses with SANDBOX_UNAVAILABLE rather than run without one. */
 export async function decideSandbox(
   ctx: SpotContext,
-  options: { flag?: string; forwarder: boolean },
+  options: { flag?: string },
 ): Promise<{ level: SandboxLevel; details: SandboxDetails }> {
   let choice: SandboxChoice = ctx.config.sandbox ?? "auto";
   const source = options.flag === undefined ? "config" : "flag";
@@ -96,8 +76,8 @@ export async function decideSandbox(
       },
     );
   }
-  const backend = resolved.backend === "bwrap" ? bwrapBackend(probe!.path!) : noneBackend;
-  const enforcement = backend.enforcement(nominalPolicy(probe, options.forwarder), { uid: effectiveUid() });
+  // Without an OS sandbox nothing depends on a policy; under one, each step records what its policy got.
+  const enforcement = resolved.backend === "none" ? noneEnforcement() : { enforced: [], notEnforced: [] };
   return {
     level: resolved.level,
     details: {
@@ -117,7 +97,7 @@ export async function decideSandbox(
 export async function sandboxForRun(ctx: SpotContext, state: RunState): Promise<RunSandbox> {
   const shell = which("sh", SYSTEM_PATH) ?? "/bin/sh";
   const recorded = state.sandboxDetails?.backend ??
-    (await decideSandbox(ctx, { forwarder: false })).details.backend;
+    (await decideSandbox(ctx, {})).details.backend;
   if (recorded === "none") return { backend: noneBackend, probe: null, shell };
   if (recorded !== "bwrap") {
     throw unavailable(

@@ -1,20 +1,108 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { makeRepo, sh } from "../tests/helpers.ts";
-import { gitLayout } from "./step_policy.ts";
+import { bwrapBackend } from "../sandbox/backends/backend.ts";
+import type { HostFacts } from "./host_facts.ts";
+import { buildStepPolicy, type StepRequest } from "./step_policy.ts";
 
-Deno.test("gitLayout() finds a linked worktree's .git file, its git dir and the common dir behind it", async () => {
-  const root = await Deno.makeTempDir({ prefix: "spot-gitlayout-" });
-  try {
-    const repo = await Deno.realPath(await makeRepo({ "a.txt": "a\n" }, root));
-    const wt = join(root, "wt");
-    await sh(repo, "git", "worktree", "add", "-q", "-b", "w", wt);
-    const layout = gitLayout(wt);
-    assert.equal(layout.dotGit, join(wt, ".git"));
-    assert.deepEqual(layout.gitDirs, [join(repo, ".git"), join(repo, ".git", "worktrees", "wt")]);
-    assert.deepEqual(gitLayout(repo), { dotGit: join(repo, ".git"), gitDirs: [] });
-    assert.deepEqual(gitLayout(root), { dotGit: null, gitDirs: [] });
-  } finally {
-    await Deno.remove(root, { recursive: true });
+const HOST: HostFacts = {
+  system: { readOnly: ["/usr", "/etc/passwd"], symlinks: [{ path: "/bin", target: "usr/bin" }] },
+  pathDirs: ["/usr/bin", "/opt/tools/bin", "/home/u"],
+  denoDir: "/opt/deno-cache",
+  deno: "/opt/deno/bin/deno",
+  baseTools: [{ bin: "/opt/deno/bin/deno", real: "/opt/deno/bin/deno" }],
+  spotRoot: "/opt/spot",
+  keepOut: ["/home/u", "/state", "/cache", "/repo"],
+  prlimit: "/usr/bin/prlimit",
+  shell: "/usr/bin/sh",
+};
+const CWD = {
+  dotGit: "/wt/.git",
+  gitDirs: ["/repo/.git", "/repo/.git/worktrees/wt"],
+  locked: ["/wt/test.ts"],
+};
+
+function check(overrides: Partial<StepRequest> = {}): StepRequest {
+  return {
+    kind: "check",
+    cwd: "/wt",
+    tools: [{ bin: "/usr/bin/node", real: "/usr/bin/node" }],
+    home: { path: "/home/spot-check" },
+    env: { PATH: "/usr/bin", HOME: "/home/u" },
+    network: { mode: "none" },
+    ...overrides,
+  };
+}
+
+Deno.test("buildStepPolicy() gives a check its checkout writable, .git and locked files read-only, private /tmp and HOME", () => {
+  const policy = buildStepPolicy(check(), HOST, CWD);
+  assert.deepEqual(policy.writable, ["/wt"]);
+  assert.deepEqual(policy.protected, ["/wt/.git", "/wt/test.ts"]);
+  assert.deepEqual(policy.scratch.map((s) => s.path), ["/tmp", "/home/spot-check"]);
+  assert.equal(policy.env.HOME, "/home/spot-check", "the user's HOME never reaches the check");
+  assert.equal(policy.env.TMPDIR, "/tmp");
+  assert.equal(policy.env.DENO_DIR, "/opt/deno-cache");
+  assert.deepEqual(policy.network, { mode: "none" });
+  assert.equal(policy.limits.prlimit, "/usr/bin/prlimit");
+  assert.equal(policy.shell, "/usr/bin/sh");
+});
+
+Deno.test("buildStepPolicy() shows the git dirs behind the worktree, never the checkout, HOME or spot's state", () => {
+  const policy = buildStepPolicy(check(), HOST, CWD);
+  for (const dir of ["/repo/.git", "/repo/.git/worktrees/wt", "/usr", "/opt/tools/bin", "/opt/deno"]) {
+    assert.ok(policy.readOnly.includes(dir), dir);
   }
+  for (const hidden of ["/home/u", "/repo", "/state", "/cache", "/"]) {
+    assert.ok(!policy.readOnly.includes(hidden), hidden);
+  }
+});
+
+Deno.test("buildStepPolicy() shows spot's own checkout to worker turns only", () => {
+  assert.ok(!buildStepPolicy(check(), HOST, CWD).readOnly.includes("/opt/spot"));
+  for (const kind of ["worker", "self-review"] as const) {
+    const policy = buildStepPolicy(
+      check({ kind, home: { path: "/run/h", files: ["/run/h/cfg"] } }),
+      HOST,
+      CWD,
+    );
+    assert.ok(policy.readOnly.includes("/opt/spot"), kind);
+    assert.ok(policy.readOnly.includes("/run/h/cfg"), "files written into the private HOME stay visible");
+  }
+});
+
+Deno.test("buildStepPolicy() drops command-line paths that would show too much, and keeps the rest", () => {
+  const policy = buildStepPolicy(
+    check({ kind: "worker", readOnly: ["/data/episode.jsonl", "/home", "/wt/inside"], writable: ["/run/s"] }),
+    HOST,
+    CWD,
+  );
+  assert.ok(policy.readOnly.includes("/data/episode.jsonl"));
+  assert.ok(!policy.readOnly.includes("/home"), "a top-level dir is never shown whole");
+  assert.ok(!policy.readOnly.includes("/wt/inside"), "already writable");
+  assert.deepEqual(policy.writable, ["/wt", "/run/s"]);
+});
+
+Deno.test("the enforcement recorded for a run comes from the policy that ran", () => {
+  const backend = bwrapBackend("/usr/bin/bwrap");
+  const none = backend.enforcement(buildStepPolicy(check(), HOST, CWD), { uid: 1000 });
+  assert.ok(none.enforced.includes("net:none"));
+  assert.ok(none.enforced.includes("tmpfs:/home/spot-check=512MiB"));
+  const forwarded = buildStepPolicy(
+    check({
+      kind: "worker",
+      network: {
+        mode: "forwarder",
+        hostSocket: "/t/p.sock",
+        deno: "/opt/deno/bin/deno",
+        bridgeScript: "/b.ts",
+      },
+    }),
+    HOST,
+    CWD,
+  );
+  const viaForwarder = backend.enforcement(forwarded, { uid: 0 });
+  assert.ok(viaForwarder.enforced.includes("net:provider-forwarder-only"));
+  assert.ok(viaForwarder.notEnforced.some((n) => n.startsWith("nproc")), "root gets the honest nproc note");
+  const noPrlimit = backend.enforcement(buildStepPolicy(check(), { ...HOST, prlimit: null }, CWD), {
+    uid: 1000,
+  });
+  assert.ok(noPrlimit.notEnforced.some((n) => n.startsWith("nproc and fsize")));
 });

@@ -5,7 +5,8 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { denoRunArgv } from "../sandbox/deno_flags.ts";
-import type { SandboxLevel, StepPolicy } from "../sandbox/policy.ts";
+import type { StepPolicy } from "../sandbox/policy.ts";
+import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage } from "../steps/protocol.ts";
@@ -48,6 +49,8 @@ export interface StepRun {
   sandbox?: SandboxLevel;
   /** The backend that wrapped it, recorded beside the level. */
   sandboxBackend?: string;
+  /** What the OS sandbox policy of what it starts enforced (null without one). */
+  enforcement?: Enforcement | null;
 }
 
 export interface StepOutcome {
@@ -112,6 +115,7 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
     argv,
     sandbox,
     sandboxBackend: run.sandboxBackend ?? null,
+    enforced: run.enforcement?.enforced ?? null,
     pid: result.pid,
     exitCode: result.exitCode,
     signal: result.signal,

@@ -7,16 +7,17 @@
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LaunchPlan } from "../adapters/types.ts";
-import { within } from "../sandbox/bwrap.ts";
-import type { SandboxLevel } from "../sandbox/policy.ts";
+import { within } from "../sandbox/host_paths.ts";
+import { resolveTools } from "../sandbox/host_paths.ts";
 import { basePath, type ProviderApi } from "../sandbox/provider_routes.ts";
-import { safeReadRoots } from "../sandbox/host_paths.ts";
 import { BRIDGE_PORT, type NetworkPolicy } from "../sandbox/sandbox_policy.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import type { Enforcement, SandboxLevel, StepKind } from "../schemas/sandbox_record.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
-import { buildPolicy, keepOutPaths, lockedFiles } from "./step_policy.ts";
-import { sandboxForRun } from "./run_sandbox.ts";
+import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
+import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
+import { buildStepPolicy } from "./step_policy.ts";
 
 /** The bridge program that runs inside the sandbox. */
 const BRIDGE_SCRIPT = fileURLToPath(new URL("../sandbox/bridge.ts", import.meta.url));
@@ -29,6 +30,8 @@ export interface WorkerLaunch {
   program: string;
   level: SandboxLevel;
   backend: string;
+  /** What the launch's sandbox policy enforced; null without an OS sandbox. */
+  enforcement: Enforcement | null;
   /** Ends what the launch started beside the worker (the forwarder). */
   stop(): Promise<void>;
 }
@@ -44,6 +47,8 @@ export interface WorkerSandbox {
 }
 
 export interface WorkerSandboxOptions {
+  /** A worker turn, or the self-review turn. */
+  kind: Extract<StepKind, "worker" | "self-review">;
   binary: string;
   apiKey: string | undefined;
   profile?: { baseUrl?: string; apiKeyEnv?: string; providerType?: ProviderApi };
@@ -91,6 +96,7 @@ export async function workerSandbox(
           program: options.binary,
           level: box.backend.level,
           backend: "none",
+          enforcement: null,
           stop: () => Promise.resolve(),
         }),
     };
@@ -131,26 +137,29 @@ export async function workerSandbox(
         };
       }
       try {
-        const keepOut = keepOutPaths(ctx, state.sourceRoot);
         const paths = planPaths(plan.argv.slice(1), runDir, state.worktreePath);
-        const policy = buildPolicy(ctx, box, {
-          cwd: state.worktreePath,
-          writable: paths.writable,
-          readOnly: safeReadRoots(paths.readOnly, keepOut, [state.worktreePath]),
-          tools: [options.binary],
-          spotRoot: true,
-          home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
-          env: plan.env,
-          network,
-          lockedFiles: await lockedFiles(ctx, state.runId),
-          keepOut,
-        });
+        for (const dir of paths.writable) await Deno.mkdir(dir, { recursive: true });
+        const policy = buildStepPolicy(
+          {
+            kind: options.kind,
+            cwd: state.worktreePath,
+            writable: paths.writable,
+            readOnly: paths.readOnly,
+            tools: resolveTools([options.binary]),
+            home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
+            env: plan.env,
+            network,
+          },
+          hostFacts(ctx, box, state.sourceRoot),
+          cwdFacts(state.worktreePath, await lockedFiles(ctx, state.runId)),
+        );
         return {
           argv: box.backend.wrap(policy, plan.argv),
           env: {},
           program: box.backend.program(plan.argv),
           level: box.backend.level,
           backend: box.backend.name,
+          enforcement: box.backend.enforcement(policy, { uid: effectiveUid() }),
           stop: async () => {
             await forwarder?.stop();
           },

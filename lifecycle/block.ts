@@ -2,6 +2,7 @@
 import { type ErrorCode, SpotError } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
+import { moveRun } from "./move.ts";
 
 export async function blockRun(
   ctx: SpotContext,
@@ -10,7 +11,7 @@ export async function blockRun(
   message: string,
   details: Record<string, unknown> = {},
 ): Promise<never> {
-  await ctx.store.move(state, "blocked", `${code}: ${message}`, {
+  await moveRun(ctx, state, "blocked", `${code}: ${message}`, {
     failure: { code, message, details },
     blockedReason: code,
   });

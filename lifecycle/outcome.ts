@@ -1,23 +1,10 @@
-/** Records a worker turn on the run: usage, and where the run goes on failure. */
+/** Where a run goes when a worker turn fails: failed, blocked, or interrupted; provider walls keep the work. */
 import type { WorkerOutcome } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
-import { addUsage, type Phase } from "../schemas/events.ts";
+import type { Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { blockRun } from "./block.ts";
-import { escapeChanges } from "../gates/escape_check.ts";
-import type { PhaseResult } from "../worker/phase.ts";
-
-export function withUsage(state: RunState, result: PhaseResult): RunState {
-  return {
-    ...state,
-    workerUsage: addUsage(state.workerUsage, result.outcome.usage),
-    workerCostUsd: state.workerCostUsd + result.outcome.costUsd,
-    workerDurationMs: state.workerDurationMs + result.durationMs,
-    workerAttempts: state.workerAttempts + result.attempts,
-    ...(result.switched ? { ...result.switched, fallbackUsed: true } : {}),
-  };
-}
+import { moveRun } from "./move.ts";
 
 /** Failures a run can come back from once the provider does: recover resumes them. */
 export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
@@ -70,7 +57,7 @@ export async function failTurn(
   const blocked = failure.class === "blocking";
   const to = blocked ? "blocked" : "failed";
   const details = wallDetails(state, failure);
-  await ctx.store.move(state, to, `${phase} turn ${failure.code}`, {
+  await moveRun(ctx, state, to, `${phase} turn ${failure.code}`, {
     failure: { code: failure.code, class: failure.class, message: failure.message, details },
     blockedReason: blocked ? failure.message : state.blockedReason,
   });
@@ -78,18 +65,5 @@ export async function failTurn(
     blocked ? "WORKER_BLOCKED" : "WORKER_FAILED",
     `The ${phase} turn of run "${state.runId}" failed: ${failure.message}`,
     { details: { runId: state.runId, failure, ...details } },
-  );
-}
-
-/** Blocks the run if the worker's turn reached outside its worktree. */
-export async function guardEscape(ctx: SpotContext, state: RunState, phase: Phase): Promise<void> {
-  const changes = await escapeChanges(ctx, state);
-  if (changes.length === 0) return;
-  await blockRun(
-    ctx,
-    state,
-    "ESCAPED_WORKTREE",
-    `the ${phase} turn changed things outside its worktree: ${changes.join("; ")}`,
-    { changes },
   );
 }

@@ -3,26 +3,8 @@
  * the probe, as a pure function. There is no silent fallback: a choice that
  * cannot be honoured is an error that says how to fix it or opt out.
  */
-import type { SandboxLevel } from "./policy.ts";
 import type { BwrapProbe } from "./probe.ts";
-import type { BackendName, SandboxChoice } from "./sandbox_policy.ts";
-
-/** What state.json records about the sandbox. */
-export interface SandboxDetails {
-  /** What was asked for. */
-  choice: SandboxChoice;
-  /** Where the choice came from. */
-  source: "flag" | "config";
-  backend: BackendName;
-  /** True when the run has no OS sandbox because the user said so. */
-  optedOut: boolean;
-  bwrap: { path: string; version: string | null } | null;
-  /** Guarantees the backend gives every worker and check of this run. */
-  enforced: string[];
-  /** Guarantees it does not give, with the reason. */
-  notEnforced: string[];
-  decidedAt: string;
-}
+import type { BackendName, SandboxChoice, SandboxLevel } from "../schemas/sandbox_record.ts";
 
 export type Resolution =
   | { ok: true; backend: BackendName; level: SandboxLevel }

@@ -5,7 +5,6 @@
  * the lookups touch the filesystem and nothing else.
  */
 import { delimiter, dirname, isAbsolute, normalize } from "node:path";
-import { within } from "./bwrap.ts";
 
 /** Top-level system directories a program needs; missing ones are skipped. */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -33,6 +32,11 @@ export const ETC_PATHS = [
   "/etc/mime.types",
   "/etc/os-release",
 ];
+
+/** True when `inner` is `outer` or lies beneath it. */
+export function within(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(outer === "/" ? "/" : `${outer}/`);
+}
 
 export interface SystemView {
   readOnly: string[];
@@ -105,14 +109,24 @@ export function realPathOrNull(path: string): string | null {
   }
 }
 
+/** A binary a command starts, with its real path (null when it does not exist). */
+export interface Tool {
+  bin: string;
+  real: string | null;
+}
+
+/** Looks up where each binary really lives. */
+export function resolveTools(binaries: string[]): Tool[] {
+  return binaries.map((bin) => ({ bin, real: realPathOrNull(bin) }));
+}
+
 /**
- * What to show read-only so these binaries run: each one's install root, or
- * when that is unsafe, the binary itself (and its real file).
+ * What to show read-only so these tools run: each one's install root, or
+ * when that is unsafe, the binary itself (and its real file). Pure.
  */
-export function toolPaths(binaries: string[], keepOut: string[], writable: string[]): string[] {
+export function toolReadRoots(tools: Tool[], keepOut: string[], writable: string[]): string[] {
   const out: string[] = [];
-  for (const bin of binaries) {
-    const real = realPathOrNull(bin);
+  for (const { bin, real } of tools) {
     if (!real) continue;
     const roots = safeReadRoots([installRoot(real), installRoot(bin)], keepOut, writable);
     const files = roots.length > 0 ? [] : safeReadRoots([bin, real], keepOut, writable);

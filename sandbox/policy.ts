@@ -3,8 +3,7 @@
  * flags is pure (deno_flags.ts); spawning happens in spawn.ts only.
  */
 
-/** Which containment a run had; recorded on every run. */
-export type SandboxLevel = "none" | "deno-permissions" | "os";
+export type { SandboxLevel } from "../schemas/sandbox_record.ts";
 
 export interface StepPolicy {
   /** Absolute path of the step program. */

@@ -3,7 +3,7 @@
  * namespaces can be blocked by a sysctl, AppArmor or a container), so the
  * probe runs the real recipe around `true` and reports why it failed.
  */
-import { bwrapArgv } from "./bwrap.ts";
+import { bwrapArgv } from "./backends/bwrap.ts";
 import { systemView } from "./host_paths.ts";
 import { DEFAULT_LIMITS, type SandboxPolicy } from "./sandbox_policy.ts";
 import { spawnProcess } from "./spawn.ts";

@@ -5,12 +5,10 @@
  * host_paths.ts, and the command is started by spawn.ts like any other.
  */
 
-/** The user's setting: `auto` means bwrap on Linux when it works, else refuse. */
-export type SandboxChoice = "auto" | "bwrap" | "none";
-export const SANDBOX_CHOICES: readonly SandboxChoice[] = ["auto", "bwrap", "none"];
+import type { SandboxChoice } from "../schemas/sandbox_record.ts";
+export type { BackendName, Enforcement, SandboxChoice } from "../schemas/sandbox_record.ts";
 
-/** The backends spot knows; `seatbelt` is generated and tested but cannot run on Linux. */
-export type BackendName = "bwrap" | "none" | "seatbelt";
+export const SANDBOX_CHOICES: readonly SandboxChoice[] = ["auto", "bwrap", "none"];
 
 /** Where the forwarder's socket appears inside the sandbox. */
 export const INSIDE_SOCKET = "/run/spot/provider.sock";
@@ -100,12 +98,3 @@ export const TMP_SIZE_BYTES = 1 * GIB;
 export const HOME_SIZE_BYTES = 512 * MIB;
 /** POSIX shared memory for runtimes that use it; /dev is otherwise read-only, so this is its only room. */
 export const SHM_SIZE_BYTES = 64 * MIB;
-
-/** What a backend reports it enforced, for state.json and the docs. */
-export interface Enforcement {
-  backend: BackendName;
-  /** Short names of the guarantees this backend gave this run. */
-  enforced: string[];
-  /** Guarantees it did not give, each with the reason. */
-  notEnforced: string[];
-}

@@ -1,8 +1,7 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
 import type { Usage } from "./events.ts";
-import type { SandboxLevel } from "../sandbox/policy.ts";
-import type { SandboxDetails } from "../sandbox/choose.ts";
+import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
 export const Status = z.enum([
   "prepared",

@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
-import { runIndexFor } from "../store/run_index.ts";
+import { runIndexFor } from "../store/index_shared.ts";
 import { monitor } from "./monitor.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, openBrowser, startServer } from "./server.ts";
 import { writeSnapshot } from "./snapshot.ts";

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixtureState, settle, writeFixtureRun } from "../tests/fixture_runs.ts";
 import { resolvePaths, type SpotPaths } from "./paths.ts";
-import { closeRunIndexes, RunIndex, runIndexFor } from "./run_index.ts";
+import { closeRunIndexes, runIndexFor } from "./index_shared.ts";
+import { RunIndex } from "./run_index.ts";
 import { RunStore } from "./run_store.ts";
 
 async function tempPaths(): Promise<{ root: string; paths: SpotPaths }> {

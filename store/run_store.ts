@@ -5,12 +5,11 @@
 import { join } from "node:path";
 import { SpotError } from "../errors.ts";
 import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
-import type { RunState, Status } from "../schemas/run_state.ts";
+import type { RunState } from "../schemas/run_state.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 import { type HeldLock, tryLockRun } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
-import { saveIndexed } from "./run_index.ts";
-import { transition } from "../lifecycle/state_table.ts";
+import { saveIndexed } from "./index_shared.ts";
 import { renderWorkerLogLine } from "./worker_log.ts";
 
 export class RunStore {
@@ -41,14 +40,6 @@ export class RunStore {
   async save(state: RunState): Promise<RunState> {
     await saveIndexed(this.paths, state, () => writeJsonAtomic(this.file(state.runId, "state.json"), state));
     return state;
-  }
-
-  /** Applies a legal transition, persists it, and logs it as an event. */
-  async move(state: RunState, to: Status, reason: string, patch: Partial<RunState> = {}): Promise<RunState> {
-    const next = { ...transition(state, to, reason, this.now()), ...patch };
-    await this.save(next);
-    await this.event(state.runId, { type: "transition", from: state.status, to, reason });
-    return next;
   }
 
   async event(runId: string, event: SpotEventInput): Promise<void> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fixtureHome, fixtureState, writeFixtureRun } from "./fixture_runs.ts";
-import { createContext } from "../store/context.ts";
+import { createContext } from "../config/context.ts";
 import { DEFAULT_LIST_LIMIT, listRuns } from "../verbs/query.ts";
 
 Deno.test("listRuns() pages the newest runs oldest-first, counts all of them, and shows all on request", async () => {

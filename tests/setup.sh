@@ -1,20 +1,53 @@
 #!/bin/sh
 # What the test suite drives for real, installed when missing, so `deno task test` works on a fresh machine:
 # bubblewrap (OS sandbox), chromium (dashboard browser test), tmux (monitor, picker, progress line) from
-# Debian's packages, and the pinned worker CLIs from npm into .workers/. Fast when everything is there.
+# Debian's packages, the pinned worker CLIs from npm into .workers/, and the CLI's own module graph in Deno's
+# cache. Each part says whether it was there or how long it took. Fast when everything is there.
 here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+
+# `timed NAME CMD...`: runs CMD and prints how long NAME took.
+timed() {
+  name="$1"
+  shift
+  start=$(date +%s)
+  "$@"
+  status=$?
+  echo "setup: $name took $(($(date +%s) - start)) s (exit $status)"
+  return $status
+}
+
 need=""
 command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
-if [ -n "$need" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "Installing$need with apt-get"
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >/dev/null 2>&1 ||
-      echo "warning: could not install$need; the tests that need them will fail"
-  else
-    echo "warning: missing$need (install them as root); the tests that need them will fail"
-  fi
+if [ -z "$need" ]; then
+  echo "setup: bubblewrap, chromium and tmux are installed"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt_install() {
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >/dev/null 2>&1
+  }
+  timed "apt-get install$need" apt_install ||
+    echo "warning: could not install$need; the tests that need them will fail"
+else
+  echo "warning: missing$need (install them as root); the tests that need them will fail"
 fi
-sh "$here/workers/install.sh" || echo "warning: worker CLI install failed; the conformance tests will fail"
+
+timed "worker CLIs (.workers/)" sh "$here/workers/install.sh" ||
+  echo "warning: worker CLI install failed; the conformance tests will fail"
+
+# Tests start the CLI as `deno run --config deno.json cli.ts` and read its stderr. On a fresh machine
+# `deno task` installs the npm tarballs from deno.lock without their registry metadata, and Deno 2.9 then
+# fetches that metadata again (printing "Download https://registry.npmjs.org/...") in every process whose
+# npm graph differs from the last one resolved, without ever keeping it: those lines would land in
+# whichever CLI test ran next. Fetching the CLI's metadata once with --reload=npm: keeps it in the cache
+# (the versions stay the ones deno.lock pins), so the CLI's stderr is its own from the first test on.
+npm_cache="$(deno info --json 2>/dev/null | sed -n 's/.*"npmCache": "\(.*\)".*/\1/p')"
+if [ -n "$npm_cache" ] && [ -f "$npm_cache/registry.npmjs.org/commander/registry.json" ]; then
+  echo "setup: the CLI's npm metadata is in Deno's cache"
+else
+  timed "the CLI's npm metadata in Deno's cache" \
+    deno cache --quiet --reload=npm: --config "$root/deno.json" "$root/cli.ts" "$root/mod.ts" ||
+    echo "warning: could not cache cli.ts's npm metadata; the first CLI test may see Deno's download lines"
+fi
 exit 0

@@ -55,7 +55,8 @@ export function totalTokens(u: Usage): number {
   return u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
-const ratio = (avoided: number, spent: number | null) =>
+/** The share of the no-delegation cost the delegation saved; null when the parent's spend is unknown. */
+export const savingRatio = (avoided: number, spent: number | null): number | null =>
   spent === null || avoided + spent === 0 ? null : avoided / (avoided + spent);
 
 function figures(avoided: number, spent: number | null): MoneyFigures {
@@ -63,7 +64,7 @@ function figures(avoided: number, spent: number | null): MoneyFigures {
     avoided,
     parentSpent: spent,
     noDelegation: spent === null ? null : avoided + spent,
-    savingRatio: ratio(avoided, spent),
+    savingRatio: savingRatio(avoided, spent),
   };
 }
 
@@ -115,7 +116,7 @@ export function computeParentSavings(input: SavingsInput): ParentSavings {
     label: "estimate-not-ab-test",
     estimatedTokensAvoided: avoided,
     parentTokensSpent: spent,
-    savingRatio: ratio(avoided, spent),
+    savingRatio: savingRatio(avoided, spent),
     basis: SAVINGS_BASIS,
     parentMeasured: input.parent.available,
     parentUnavailableReason: input.parent.available ? null : input.parent.reason,

@@ -10,6 +10,7 @@ import { readReview } from "../config/review_load.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 /** The seed keeps commit subjects to one readable line. */
 const MAX_MESSAGE_CHARS = 200;
@@ -98,10 +99,10 @@ export async function approveRun(
     }
     await ctx.store.writeJson(runId, "review.json", review);
     if (state.status === "selfReviewing") {
-      state = await ctx.store.move(state, "reviewing", "parent skipped self-review");
+      state = await moveRun(ctx, state, "reviewing", "parent skipped self-review");
     }
     if (state.status === "reviewing") {
-      state = await ctx.store.move(state, "approved", "parent approved", { diffSha256: review.diffSha256 });
+      state = await moveRun(ctx, state, "approved", "parent approved", { diffSha256: review.diffSha256 });
     }
     const body = [
       message,
@@ -122,7 +123,7 @@ export async function approveRun(
     );
     const current = await gitText(["rev-parse", `refs/heads/${state.workerBranch}`], { cwd });
     await git(["update-ref", `refs/heads/${state.workerBranch}`, commit, current], { cwd });
-    state = await ctx.store.move(state, "committed", "implementation committed", {
+    state = await moveRun(ctx, state, "committed", "implementation committed", {
       implementationCommit: commit,
     });
     return { runId, status: state.status, implementationCommit: commit };

@@ -4,6 +4,7 @@
  * doubt about the source leaves the work on the worker branch, blocked.
  */
 import { SpotError } from "../errors.ts";
+import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
 import { git, gitText } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -11,6 +12,7 @@ import { runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 export interface IntegrateResult {
   runId: string;
@@ -22,7 +24,7 @@ export interface IntegrateResult {
 }
 
 async function block(ctx: SpotContext, state: RunState, code: string, reason: string): Promise<never> {
-  await ctx.store.move(state, "blocked", reason, {
+  await moveRun(ctx, state, "blocked", reason, {
     failure: { code, message: reason },
     blockedReason: reason,
   });
@@ -109,6 +111,10 @@ export async function integrateRun(ctx: SpotContext, runId: string): Promise<Int
       at: ctx.now(),
       commit: picked,
     });
+    state = {
+      ...state,
+      sandboxDetails: withStepEnforcement(state.sandboxDetails, "check", checks.enforcement),
+    };
     if (!checks.passed) {
       await block(
         ctx,
@@ -119,7 +125,7 @@ export async function integrateRun(ctx: SpotContext, runId: string): Promise<Int
         } stays in history)`,
       );
     }
-    state = await ctx.store.move(state, "integrated", `integrated as ${picked.slice(0, 12)}`);
+    state = await moveRun(ctx, state, "integrated", `integrated as ${picked.slice(0, 12)}`);
     return {
       runId,
       status: state.status,

@@ -1,7 +1,4 @@
-export * from "../store/context.ts";
-export * from "../store/paths.ts";
-export * from "../store/run_store.ts";
-export * from "../lifecycle/state_table.ts";
+/** The verbs of the loop, one file each: options in, lifecycle calls, a JSON-ready result out. */
 export * from "./prepare.ts";
 export * from "./run.ts";
 export * from "./verify.ts";
@@ -14,4 +11,3 @@ export * from "./cleanup.ts";
 export * from "./recover.ts";
 export * from "./query.ts";
 export * from "../doctor/doctor.ts";
-export * from "../lifecycle/audit.ts";

@@ -3,24 +3,24 @@
  * concurrency cap, and build its isolated worktree. A refused contract
  * writes nothing.
  */
-import { isAbsolute, join, resolve } from "node:path";
-import { SpotError } from "../errors.ts";
-import type { RunState } from "../schemas/run_state.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
-import type { ResolvedContract } from "../schemas/task_contract.ts";
-import { sourceFingerprint } from "../git/fingerprint.ts";
-import { branchExists, headCommit, toplevel, userIdentity } from "../git/repo.ts";
-import { addWorktree, snapshotDirtySource } from "../git/worktree.ts";
-import { validateEpisodeFile } from "../replay/validate.ts";
-import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/parent/snapshot_file.ts";
-import type { SpotContext } from "../store/context.ts";
-import { readContract } from "../config/contract_load.ts";
-import { writeJsonAtomic } from "../store/files.ts";
-import { lockBlocking, tryLockRun, withLock } from "../store/lock.ts";
-import { routeForPrepare, type RouteOptions } from "../routing/route.ts";
-import { recordLocks } from "../gates/lock_snapshot.ts";
+import { isAbsolute, resolve } from "node:path";
+import { resolveContract } from "../config/contract_resolve.ts";
 import { recordEscapeBaseline } from "../gates/escape_check.ts";
+import { recordLocks } from "../gates/lock_snapshot.ts";
+import { sourceFingerprint } from "../git/fingerprint.ts";
+import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
+import { admit } from "../lifecycle/admit.ts";
+import { moveRun } from "../lifecycle/move.ts";
+import { newRunState } from "../lifecycle/new_run.ts";
+import { materializeWorktree } from "../lifecycle/worktree.ts";
+import { validateEpisodeFile } from "../replay/validate.ts";
+import { routeForPrepare, type RouteOptions } from "../routing/route.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { ResolvedContract } from "../schemas/task_contract.ts";
+import type { SpotContext } from "../store/context.ts";
+import { tryLockRun } from "../store/lock.ts";
+import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/parent/snapshot_file.ts";
 
 export interface PrepareOptions extends RouteOptions {
   taskFile: string;
@@ -44,133 +44,29 @@ export interface PrepareResult {
   caller: string;
 }
 
-function generateRunId(now: string): string {
-  const stamp = now.replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
-  return `run-${stamp}-${crypto.randomUUID().slice(0, 6)}`;
-}
-
-async function resolveContract(ctx: SpotContext, options: PrepareOptions): Promise<ResolvedContract> {
-  const task = await readContract(resolve(ctx.cwd, options.taskFile), ctx.config);
-  const root = await toplevel(task.repositoryRoot ?? ctx.cwd);
-  if (task.repositoryRoot && resolve(task.repositoryRoot) !== root) {
-    throw new SpotError(
-      "CONTRACT_INVALID",
-      `Cannot use repositoryRoot "${task.repositoryRoot}": the git toplevel there is "${root}"`,
-    );
-  }
-  const head = await headCommit(root);
-  if (task.baseRevision && task.baseRevision !== head) {
-    throw new SpotError(
-      "BASE_REVISION_MISMATCH",
-      `Cannot prepare: base revision ${task.baseRevision.slice(0, 12)} does not match HEAD ${
-        head.slice(0, 12)
-      }`,
-      { details: { baseRevision: task.baseRevision, head } },
-    );
-  }
-  return { ...task, runId: task.runId ?? generateRunId(ctx.now()), repositoryRoot: root, baseRevision: head };
-}
-
-/** Counts and reserves under one global lock, so racing prepares cannot overshoot the cap. */
-async function admit(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<void> {
-  await withLock(lockBlocking(ctx.paths.admissionLock), async () => {
-    const active = (await ctx.store.all()).filter((s) => !TERMINAL.has(s.status));
-    const max = ctx.config.maxConcurrentRuns;
-    if (active.length >= max) {
-      throw new SpotError(
-        "CONCURRENCY_LIMIT",
-        `Cannot admit run "${state.runId}": ${active.length} of ${max} run slots are busy`,
-        {
-          details: { active: active.map((s) => s.runId), maxConcurrentRuns: max },
-        },
-      );
-    }
-    if (await branchExists(task.repositoryRoot, state.workerBranch)) {
-      throw new SpotError(
-        "RUN_EXISTS",
-        `Cannot prepare run "${state.runId}": branch ${state.workerBranch} already exists`,
-      );
-    }
-    try {
-      await Deno.mkdir(ctx.store.dir(state.runId), { mode: 0o700 });
-    } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) {
-        throw new SpotError(
-          "RUN_EXISTS",
-          `Cannot prepare run "${state.runId}": a run with this id already exists`,
-        );
-      }
-      throw error;
-    }
-    await writeJsonAtomic(ctx.store.file(state.runId, "task.json"), task);
-    await ctx.store.save(state);
-  });
-}
-
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
-  const task = await resolveContract(ctx, options);
+  const task = await resolveContract(ctx, options.taskFile);
   const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
   const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
   if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
-  const sandbox = await decideSandbox(ctx, { flag: options.sandbox, forwarder: !!choice.profile.baseUrl });
+  const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
   const [fingerprint, identity] = await Promise.all([
     sourceFingerprint(task.repositoryRoot),
     userIdentity(task.repositoryRoot),
   ]);
-  const at = ctx.now();
   const runId = task.runId;
-  const state: RunState = {
-    schemaVersion: 1,
-    runId,
-    status: "prepared",
-    createdAt: at,
-    updatedAt: at,
-    caller,
-    sourceRoot: task.repositoryRoot,
-    sourceHead: fingerprint.head,
-    sourceBranch: fingerprint.branch,
-    sourceFingerprint: fingerprint,
-    sourceDirty: fingerprint.dirty,
-    worktreePath: join(ctx.paths.worktreesDir, runId),
-    workerBranch: `pi-worker/${runId}`,
-    baseRevision: task.baseRevision,
-    workerBaseRevision: task.baseRevision,
-    snapshotCommit: null,
-    worktreeReady: false,
-    profile: choice.name,
-    adapter: choice.profile.adapter,
-    provider: choice.profile.provider,
+  const state = newRunState({
+    task,
+    choice,
     model,
-    sandbox: sandbox.level,
-    sandboxDetails: sandbox.details,
+    caller,
+    sandbox,
+    fingerprint,
     identity,
-    revisionRound: 0,
-    fallbackUsed: false,
-    workerUsage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    workerCostUsd: 0,
-    workerDurationMs: 0,
-    workerAttempts: 0,
-    transitions: [{
-      from: null,
-      to: "prepared",
-      at,
-      reason: `admitted (profile ${choice.name} via ${choice.routing.profileSource})`,
-    }],
-    failure: null,
-    interruption: null,
-    lastVerificationPassed: null,
-    diffSha256: null,
-    diffBytes: null,
-    selfReviewSkipped: null,
-    selfReviewSkipReason: null,
-    implementationCommit: null,
-    integratedCommit: null,
-    blockedReason: null,
-    recovery: null,
-    lastReportAt: null,
-    cleanedAt: null,
-  };
+    worktreesDir: ctx.paths.worktreesDir,
+    at: ctx.now(),
+  });
   const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
     ? resolve(ctx.cwd, options.usageStart)
     : options.usageStart;
@@ -201,26 +97,6 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   }
 }
 
-/** Creates the run's worktree (and snapshot of a dirty source) and marks it ready. */
-export async function materializeWorktree(ctx: SpotContext, state: RunState): Promise<RunState> {
-  let next = state;
-  await addWorktree(state.sourceRoot, {
-    path: state.worktreePath,
-    branch: state.workerBranch,
-    base: state.baseRevision,
-  });
-  if (state.sourceDirty) {
-    const snap = await snapshotDirtySource(state.sourceRoot, {
-      worktree: state.worktreePath,
-      runId: state.runId,
-      identity: state.identity,
-      indexFile: ctx.store.file(state.runId, ".snapshot.index"),
-    });
-    next = { ...next, ...snap };
-  }
-  return await ctx.store.save({ ...next, worktreeReady: true, updatedAt: ctx.now() });
-}
-
 async function buildWorktree(
   ctx: SpotContext,
   state: RunState,
@@ -234,7 +110,7 @@ async function buildWorktree(
     await recordEscapeBaseline(ctx, next);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await ctx.store.move(next, "failed", "prepare failed", { failure: { code: "PREPARE_FAILED", message } });
+    await moveRun(ctx, next, "failed", "prepare failed", { failure: { code: "PREPARE_FAILED", message } });
     throw error;
   }
   return {

@@ -1,6 +1,6 @@
 /** `list` and `inspect`: read-only views of the run store. */
 import type { SpotContext } from "../store/context.ts";
-import { runIndexFor } from "../store/run_index.ts";
+import { runIndexFor } from "../store/index_shared.ts";
 import { loadTask } from "../store/task_file.ts";
 
 export { ACTIVE, summarize } from "../store/run_entry.ts";

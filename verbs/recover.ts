@@ -8,7 +8,7 @@ import { git } from "../git/git.ts";
 import { killGroup, processAlive } from "../sandbox/spawn.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { materializeWorktree } from "./prepare.ts";
+import { materializeWorktree } from "../lifecycle/worktree.ts";
 import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
 

@@ -3,13 +3,15 @@ import { SpotError } from "../errors.ts";
 import type { ChecksResult } from "../gates/checks.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
-import { failTurn, guardEscape, withUsage } from "../lifecycle/outcome.ts";
+import { failTurn } from "../lifecycle/outcome.ts";
+import { guardEscape } from "../gates/escape_check.ts";
 import { revisionPrompt } from "../worker/prompt.ts";
 import { readReview } from "../config/review_load.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
-import { runWorkerPhase } from "../worker/phase.ts";
+import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 export interface ReviseResult {
   runId: string;
@@ -48,13 +50,13 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       );
     }
     if (state.status === "selfReviewing") {
-      state = await ctx.store.move(state, "reviewing", "parent skipped self-review");
+      state = await moveRun(ctx, state, "reviewing", "parent skipped self-review");
     }
     const round = state.revisionRound + 1;
     await ctx.store.writeJson(runId, `review-round-${round}.json`, review);
     const task = await loadTask(ctx.store, runId);
     const verification = await ctx.store.readJson<ChecksResult>(runId, "verification.json");
-    state = await ctx.store.move(state, "revising", `revision round ${round}`, { revisionRound: round });
+    state = await moveRun(ctx, state, "revising", `revision round ${round}`, { revisionRound: round });
     const result = await runWorkerPhase(
       ctx,
       state,
@@ -62,17 +64,17 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       revisionPrompt(task, review, verification ? summarizeChecks(verification) : "unknown"),
       task,
     );
-    state = withUsage(state, result);
+    state = withTurn(state, "revise", result);
     await guardEscape(ctx, state, "revise");
     if (!result.outcome.ok) {
       const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(runId));
       if (delta.diffSha256 === state.diffSha256 || result.outcome.failure?.code === "cancelled") {
         await failTurn(ctx, state, "revise", result.outcome);
       }
-      state = await ctx.store.move(state, "verifying", "revise turn failed but changed the worktree");
+      state = await moveRun(ctx, state, "verifying", "revise turn failed but changed the worktree");
       return { runId, status: state.status, revisionRound: round, recovered: true };
     }
-    state = await ctx.store.move(state, "verifying", "revision finished");
+    state = await moveRun(ctx, state, "verifying", "revision finished");
     return { runId, status: state.status, revisionRound: round };
   } finally {
     lock.release();

@@ -1,11 +1,13 @@
 /** `run`: the worker's implementation turn, from prepared to verifying. */
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
-import { failTurn, guardEscape, withUsage } from "../lifecycle/outcome.ts";
+import { failTurn } from "../lifecycle/outcome.ts";
+import { guardEscape } from "../gates/escape_check.ts";
 import { implementationPrompt } from "../worker/prompt.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
-import { runWorkerPhase } from "../worker/phase.ts";
+import { runWorkerPhase, withTurn } from "../worker/phase.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 export interface RunResult {
   runId: string;
@@ -28,12 +30,12 @@ export async function runWorker(ctx: SpotContext, runId: string): Promise<RunRes
       });
     }
     const task = await loadTask(ctx.store, runId);
-    state = await ctx.store.move(state, "running", `worker ${state.profile} started`);
+    state = await moveRun(ctx, state, "running", `worker ${state.profile} started`);
     const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task), task);
-    state = withUsage(state, result);
+    state = withTurn(state, "run", result);
     await guardEscape(ctx, state, "run");
     if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);
-    state = await ctx.store.move(state, "verifying", "worker finished");
+    state = await moveRun(ctx, state, "verifying", "worker finished");
     return {
       runId,
       status: state.status,

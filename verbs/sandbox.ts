@@ -7,7 +7,7 @@ import { decideSandbox, probeHere } from "../isolation/run_sandbox.ts";
 
 export async function describeSandbox(ctx: SpotContext, options: { sandbox?: string }) {
   const probe = Deno.build.os === "linux" ? await probeHere(ctx) : null;
-  const { level, details } = await decideSandbox(ctx, { flag: options.sandbox, forwarder: true });
+  const { level, details } = await decideSandbox(ctx, { flag: options.sandbox });
   return {
     level,
     ...details,

@@ -8,11 +8,11 @@ import { guideFromSelfReview } from "../review/tiers.ts";
 import { runHunks, writeFullGuide, writeGuide } from "../gates/review_guide.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
-import { withUsage } from "../lifecycle/outcome.ts";
 import { selfReviewPrompt } from "../worker/prompt.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
-import { runWorkerPhase } from "../worker/phase.ts";
+import { runWorkerPhase, withTurn } from "../worker/phase.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 export interface SelfReviewResult {
   runId: string;
@@ -45,7 +45,7 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
     const verification = await ctx.store.readJson<StoredVerification>(runId, "verification.json");
     const settings = ctx.config.selfReview;
     const skip = async (reason: string): Promise<SelfReviewResult> => {
-      state = await ctx.store.move(state, "reviewing", `self-review skipped: ${reason}`, {
+      state = await moveRun(ctx, state, "reviewing", `self-review skipped: ${reason}`, {
         selfReviewSkipped: true,
         selfReviewSkipReason: reason,
       });
@@ -66,15 +66,10 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
       changedFiles: verification.security.changedFiles,
       diffStat:
         `${verification.security.changedFiles.length} files, +${verification.security.addedLines} -${verification.security.deletedLines}`,
-      verificationSummary: summarizeChecks({
-        passed: true,
-        outputTruncated: false,
-        interrupted: false,
-        commands: verification.commands,
-      }),
+      verificationSummary: summarizeChecks({ commands: verification.commands }),
     });
     const result = await runWorkerPhase(ctx, state, "self-review", prompt);
-    state = withUsage(state, result);
+    state = withTurn(state, "self-review", result);
     if (!result.outcome.ok) return await skip("worker-failed");
     const extracted = extractJsonObject(result.outcome.text ?? "");
     if (extracted === undefined) return await skip("parse-failed");
@@ -86,7 +81,7 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
       ...signals,
       generatedAt: ctx.now(),
     });
-    state = await ctx.store.move(state, "reviewing", "self-review written", {
+    state = await moveRun(ctx, state, "reviewing", "self-review written", {
       selfReviewSkipped: false,
       selfReviewSkipReason: null,
     });

@@ -4,9 +4,9 @@
  * checks run only on a delta that passed them, in a pristine tree.
  */
 import { SpotError } from "../errors.ts";
-import type { RunState } from "../schemas/run_state.ts";
-import { findNestedGit } from "../verify/nested_git.ts";
+import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { blockRun } from "../lifecycle/block.ts";
+import { refuseNestedGit } from "../gates/nested_git.ts";
 import { type ChecksResult, runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { withPristineTree } from "../gates/pristine.ts";
@@ -14,6 +14,7 @@ import { writeFullGuide } from "../gates/review_guide.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
+import { moveRun } from "../lifecycle/move.ts";
 
 export interface VerifyResult {
   runId: string;
@@ -27,34 +28,13 @@ export interface VerifyResult {
   reviewGuideFile?: string;
 }
 
-const NO_CHECKS: ChecksResult = { passed: false, outputTruncated: false, interrupted: false, commands: [] };
-
-/** Git skips nested .git directories when it builds a tree, so they are looked for on disk. */
-async function refuseNestedGit(ctx: SpotContext, state: RunState): Promise<void> {
-  const nested = await findNestedGit(state.worktreePath);
-  if (nested.found.length === 0 && !nested.truncated) return;
-  const issues = nested.found.map((file) => ({
-    code: "NESTED_GIT",
-    file,
-    message: `A nested git directory "${file}" was planted in the worktree`,
-  }));
-  if (nested.truncated) {
-    issues.push({
-      code: "NESTED_GIT",
-      file: ".",
-      message: "The worktree has too many files to check for nested git directories",
-    });
-  }
-  await ctx.store.writeJson(state.runId, "verification.json", {
-    schemaVersion: 1,
-    runId: state.runId,
-    passed: false,
-    security: { passed: false, issues },
-    commands: [],
-    at: ctx.now(),
-  });
-  await blockRun(ctx, state, "SECURITY_BLOCKED", issues[0].message, { issues });
-}
+const NO_CHECKS: ChecksResult = {
+  passed: false,
+  enforcement: null,
+  outputTruncated: false,
+  interrupted: false,
+  commands: [],
+};
 
 export async function verifyRun(ctx: SpotContext, runId: string): Promise<VerifyResult> {
   const lock = await ctx.store.lock(runId);
@@ -90,6 +70,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       lastVerificationPassed: passed,
       diffSha256: delta.diffSha256,
       diffBytes: delta.diffBytes,
+      sandboxDetails: withStepEnforcement(state.sandboxDetails, "check", checks.enforcement),
     };
     if (locks.length > 0) {
       // The worker edited what grades it: terminal, whatever the tests would say.
@@ -124,7 +105,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";
     // Self-review is skipped here when it cannot help; the reason is recorded like any other skip.
     const skipReason = next === "selfReviewing" ? null : passed ? "disabled" : "verification-not-passed";
-    state = await ctx.store.move(state, next, passed ? "verification passed" : "verification failed", {
+    state = await moveRun(ctx, state, next, passed ? "verification passed" : "verification failed", {
       selfReviewSkipped: skipReason !== null ? true : null,
       selfReviewSkipReason: skipReason,
     });

@@ -7,6 +7,7 @@ import { dashHref, type DashQuery, toggled } from "../dash_query.ts";
 import type { RunDetail } from "../detail.ts";
 import { renderDetail } from "./detail.ts";
 import { badge, clip, compact, type Html, int, pct, shortSha, text, usd, when } from "./format.ts";
+import { savingRatio } from "../../usage/savings.ts";
 
 /** Every caller spot knows, so the filter offers them before any run exists. */
 const CALLERS = ["cli", "codex", "claude-code", "cursor", "trae", "workbuddy", "pi-recursive", "unknown"];
@@ -29,9 +30,7 @@ function counts(map: Record<string, number>, kind: "status" | "caller"): Html {
 
 export function renderSummary(t: IndexTotals): Html {
   const m = t.metered;
-  const ratio = m.runs > 0 && m.tokensAvoided + m.parentTokensSpent > 0
-    ? m.tokensAvoided / (m.tokensAvoided + m.parentTokensSpent)
-    : null;
+  const ratio = m.runs > 0 ? savingRatio(m.tokensAvoided, m.parentTokensSpent) : null;
   const gates = Object.entries(t.byFailure).sort((a, b) => b[1] - a[1]);
   return html`<section class="cards" aria-label="Summary">
 ${card("Runs", int(t.runs))}

@@ -166,8 +166,14 @@ Deno.test("a run under bwrap records the OS level and what bwrap enforced", asyn
     for (const g of ["fs:write-worktree-only", "net:none", "pid:namespace", "env:cleared"]) {
       assert.ok(state.sandboxDetails.enforced.includes(g), g);
     }
-    const steps = await readJsonLines<{ sandbox: string; argv: string[] }>(join(runDir, "steps.jsonl"));
+    // The claims are those of the worker's real policy, kept per kind of step.
+    assert.deepEqual(Object.keys(state.sandboxDetails.steps), ["worker"]);
+    assert.deepEqual(state.sandboxDetails.steps.worker.enforced, state.sandboxDetails.enforced);
+    const steps = await readJsonLines<{ sandbox: string; argv: string[]; enforced: string[] }>(
+      join(runDir, "steps.jsonl"),
+    );
     assert.deepEqual(steps.map((s) => s.sandbox), ["os"]);
+    assert.deepEqual(steps[0].enforced, state.sandboxDetails.enforced);
     assert.ok(
       steps[0].argv.some((a) => /^--allow-run=.*bwrap/.test(a)),
       "the step may run bwrap, not the worker",

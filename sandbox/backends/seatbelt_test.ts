@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DEFAULT_LIMITS, type SandboxPolicy } from "./sandbox_policy.ts";
+import { DEFAULT_LIMITS, type SandboxPolicy } from "../sandbox_policy.ts";
 import { sbplString, seatbeltArgv, seatbeltProfile } from "./seatbelt.ts";
 
 const WT = "/Users/me/Library/Caches/pi-worker/worktrees/run-1";

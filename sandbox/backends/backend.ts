@@ -4,8 +4,8 @@
  * honestly what was and was not enforced.
  */
 import { bwrapArgv } from "./bwrap.ts";
-import type { SandboxLevel } from "./policy.ts";
-import type { BackendName, Enforcement, SandboxPolicy } from "./sandbox_policy.ts";
+import type { SandboxLevel } from "../policy.ts";
+import type { BackendName, Enforcement, SandboxPolicy } from "../sandbox_policy.ts";
 import { seatbeltArgv } from "./seatbelt.ts";
 
 export interface SandboxBackend {
@@ -19,13 +19,9 @@ export interface SandboxBackend {
   enforcement(policy: SandboxPolicy, facts: { uid: number | null }): Enforcement;
 }
 
-/** No OS sandbox: the command runs with the user's rights. Only on explicit request. */
-export const noneBackend: SandboxBackend = {
-  name: "none",
-  level: "deno-permissions",
-  wrap: (_policy, argv) => argv,
-  program: (argv) => argv[0],
-  enforcement: () => ({
+/** What a run without an OS sandbox gets, whatever the command: it depends on no policy. */
+export function noneEnforcement(): Enforcement {
+  return {
     backend: "none",
     enforced: ["env:cleared-at-spawn", "process-group-kill"],
     notEnforced: [
@@ -34,7 +30,16 @@ export const noneBackend: SandboxBackend = {
       "processes: a daemon that calls setsid survives the group kill",
       "secrets: the provider key is in the worker's environment",
     ],
-  }),
+  };
+}
+
+/** No OS sandbox: the command runs with the user's rights. Only on explicit request. */
+export const noneBackend: SandboxBackend = {
+  name: "none",
+  level: "deno-permissions",
+  wrap: (_policy, argv) => argv,
+  program: (argv) => argv[0],
+  enforcement: noneEnforcement,
 };
 
 function mib(bytes: number): string {

@@ -1,8 +1,8 @@
 /** Corpus, part 3: a planted, git-ignored __pycache__ that makes a broken module pass its tests. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { spawnProcess } from "../sandbox/spawn.ts";
-import { makeRepo, spot, spotEnv, writeEpisode, writeJson } from "./helpers.ts";
+import { spawnProcess } from "../../sandbox/spawn.ts";
+import { makeRepo, spot, spotEnv, writeEpisode, writeJson } from "../helpers.ts";
 
 const BUGGY = "def add(a, b):\n    return a - b\n";
 const TEST = [

@@ -3,8 +3,16 @@
  * driven through the real CLI as far as the gates let it go.
  */
 import { basename, join } from "node:path";
-import { type CliResult, makeRepo, spot, type SpotEnv, spotEnv, writeEpisode, writeJson } from "./helpers.ts";
-import { ADD_TEST, BUGGY_ADD } from "./scenario.ts";
+import {
+  type CliResult,
+  makeRepo,
+  spot,
+  type SpotEnv,
+  spotEnv,
+  writeEpisode,
+  writeJson,
+} from "../helpers.ts";
+import { ADD_TEST, BUGGY_ADD } from "../scenario.ts";
 
 export const NODE_ADD_BUGGY = "export const add = (a, b) => a - b;\n";
 export const NODE_ADD_FIXED = "export const add = (a, b) => a + b;\n";

@@ -1,7 +1,7 @@
 /** Corpus, part 2: secrets, escapes and planted repositories. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FIXED_ADD } from "./scenario.ts";
+import { FIXED_ADD } from "../scenario.ts";
 import { runEpisode } from "./corpus.ts";
 
 Deno.test("corpus: an added AWS key, private key or .env is SECURITY_BLOCKED with file and line", async () => {

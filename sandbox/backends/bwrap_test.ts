@@ -7,7 +7,7 @@ import {
   INSIDE_SOCKET,
   type SandboxPolicy,
   SHM_SIZE_BYTES,
-} from "./sandbox_policy.ts";
+} from "../sandbox_policy.ts";
 
 const BWRAP = "/usr/bin/bwrap";
 const WT = "/tmp/spot/cache/worktrees/run-1";

@@ -12,7 +12,8 @@ import {
   type ResourceLimits,
   type SandboxPolicy,
   SHM_SIZE_BYTES,
-} from "./sandbox_policy.ts";
+} from "../sandbox_policy.ts";
+import { within } from "../host_paths.ts";
 
 /** The namespace and privilege flags every sandbox gets. */
 export const BWRAP_CORE_FLAGS = [
@@ -46,11 +47,6 @@ function checkPath(what: string, path: string): string {
     throw new TypeError(`Cannot sandbox ${what} "${path}": the path is not absolute and normalized`);
   }
   return path;
-}
-
-/** True when `inner` is `outer` or lies beneath it. */
-export function within(inner: string, outer: string): boolean {
-  return inner === outer || inner.startsWith(outer === "/" ? "/" : `${outer}/`);
 }
 
 /** The directories strictly between `root` and `path`, outermost first. */

@@ -1,8 +1,8 @@
 /** Corpus, part 1: workers that attack the harness that grades them. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { spawnProcess } from "../sandbox/spawn.ts";
-import { ADD_TEST, FIXED_ADD } from "./scenario.ts";
+import { spawnProcess } from "../../sandbox/spawn.ts";
+import { ADD_TEST, FIXED_ADD } from "../scenario.ts";
 import { NODE_ADD_FIXED, PACKAGE_JSON, runEpisode } from "./corpus.ts";
 
 Deno.test("corpus: an honest fix is integrated", async () => {

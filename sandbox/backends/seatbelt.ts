@@ -9,7 +9,7 @@
  * process-group kill), and no network namespace (the forwarder listens on a
  * loopback port, which is the only outbound address allowed).
  */
-import type { SandboxPolicy } from "./sandbox_policy.ts";
+import type { SandboxPolicy } from "../sandbox_policy.ts";
 
 /** Read-only system locations a macOS program needs to start. */
 export const MACOS_SYSTEM_READ = [

@@ -1,0 +1,72 @@
+/**
+ * Runs one verb the way every command does: a context, an audit line, the
+ * interrupt signals when the verb can be interrupted, the progress line on a
+ * terminal, and exactly one JSON object out. The exit code of the last
+ * command is kept for `main`.
+ */
+import { createContext } from "../config/context.ts";
+import { audited } from "../lifecycle/audit.ts";
+import type { SpotContext } from "../store/context.ts";
+import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
+import { printError, printOk, writeErr, writeOut } from "./output.ts";
+import { createProgressLine } from "./progress_line.ts";
+
+type Args = Record<string, unknown>;
+
+export class Invocation {
+  exitCode = 0;
+
+  /** A verb with context, audit, interruption handling and JSON output. */
+  async verb(
+    name: string,
+    args: Args,
+    fn: (ctx: SpotContext) => Promise<object>,
+    options: { interruptible?: boolean } = {},
+  ): Promise<void> {
+    const interrupts = options.interruptible ? listenForInterrupts() : null;
+    const progress = interrupts && Deno.stderr.isTerminal() ? createProgressLine(writeErr) : undefined;
+    try {
+      const ctx = await createContext({ signal: interrupts?.signal, progress: progress?.update });
+      const result = await audited(ctx, name, args, () => fn(ctx));
+      progress?.stop();
+      printOk(name, result);
+    } catch (error) {
+      progress?.stop();
+      this.exitCode = printError(error);
+    } finally {
+      interrupts?.close();
+    }
+    const caught = interrupts?.caught();
+    if (caught) this.exitCode = SIGNAL_EXIT[caught];
+  }
+
+  /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
+  async text(name: string, args: Args, fn: (ctx: SpotContext) => Promise<string>): Promise<void> {
+    try {
+      const ctx = await createContext();
+      writeOut(await audited(ctx, name, args, () => fn(ctx)));
+    } catch (error) {
+      this.exitCode = printError(error);
+    }
+  }
+
+  /** A table for a person at a terminal, the one JSON object for anything else. */
+  async humanOrJson<T extends object>(
+    name: string,
+    args: Args,
+    fn: (ctx: SpotContext) => Promise<T>,
+    render: (result: T) => string,
+  ): Promise<void> {
+    if (!Deno.stdout.isTerminal()) return await this.verb(name, args, fn);
+    await this.text(name, args, async (ctx) => render(await fn(ctx)));
+  }
+
+  /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
+  async config(name: string, fn: (env: (n: string) => string | undefined) => Promise<object>): Promise<void> {
+    try {
+      printOk(`config ${name}`, await fn((n) => Deno.env.get(n)));
+    } catch (error) {
+      this.exitCode = printError(error);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * A contract as a run uses it: read and checked, its repository the git
+ * toplevel, its base revision HEAD, and a run id generated when it has none.
+ */
+import { resolve } from "node:path";
+import { SpotError } from "../errors.ts";
+import { headCommit, toplevel } from "../git/repo.ts";
+import type { ResolvedContract } from "../schemas/task_contract.ts";
+import type { SpotContext } from "../store/context.ts";
+import { readContract } from "./contract_load.ts";
+
+export function generateRunId(now: string): string {
+  const stamp = now.replace(/[-:]/g, "").replace(/\..*$/, "").replace("T", "-");
+  return `run-${stamp}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+export async function resolveContract(ctx: SpotContext, taskFile: string): Promise<ResolvedContract> {
+  const task = await readContract(resolve(ctx.cwd, taskFile), ctx.config);
+  const root = await toplevel(task.repositoryRoot ?? ctx.cwd);
+  if (task.repositoryRoot && resolve(task.repositoryRoot) !== root) {
+    throw new SpotError(
+      "CONTRACT_INVALID",
+      `Cannot use repositoryRoot "${task.repositoryRoot}": the git toplevel there is "${root}"`,
+    );
+  }
+  const head = await headCommit(root);
+  if (task.baseRevision && task.baseRevision !== head) {
+    throw new SpotError(
+      "BASE_REVISION_MISMATCH",
+      `Cannot prepare: base revision ${task.baseRevision.slice(0, 12)} does not match HEAD ${
+        head.slice(0, 12)
+      }`,
+      { details: { baseRevision: task.baseRevision, head } },
+    );
+  }
+  return { ...task, runId: task.runId ?? generateRunId(ctx.now()), repositoryRoot: root, baseRevision: head };
+}

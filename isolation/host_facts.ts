@@ -1,0 +1,135 @@
+/**
+ * The facts a step's sandbox policy is built from, gathered from the host
+ * (stat, realpath, the run's lock list). Gathering is the only I/O; the
+ * policy itself is built from these facts by a pure function
+ * (step_policy.ts), so what a step may see can be tested without processes.
+ */
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { within } from "../sandbox/host_paths.ts";
+import {
+  pathDirs,
+  realPathOrNull,
+  resolveTools,
+  type SystemView,
+  systemView,
+  type Tool,
+} from "../sandbox/host_paths.ts";
+import type { LockSnapshot } from "../verify/locked.ts";
+import type { SpotContext } from "../store/context.ts";
+import type { RunSandbox } from "./run_sandbox.ts";
+import { denoDir } from "./step_runner.ts";
+
+/** bwrap parses a bounded argv; beyond this many locked files the hash gate alone guards the rest. */
+export const MAX_PROTECTED = 512;
+
+/** spot's own checkout: the replay worker and test fixtures run from it. */
+export const SPOT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+/** What is true of this host for every step of a run. */
+export interface HostFacts {
+  system: SystemView;
+  /** The existing absolute directories of PATH. */
+  pathDirs: string[];
+  /** Deno's module cache, when it exists (a step with a private HOME must still find it). */
+  denoDir: string | null;
+  /** The deno binary (it runs the bridge, and replay workers). */
+  deno: string;
+  /** Tools every sandbox needs beside the command's own: deno, and prlimit when there is one. */
+  baseTools: Tool[];
+  spotRoot: string;
+  /** What must never be visible, real paths: the user's HOME, spot's state and caches, the checkout. */
+  keepOut: string[];
+  /** prlimit inside the sandbox, or null (then `ulimit` in sh). */
+  prlimit: string | null;
+  /** Absolute path of sh, for the wrapper inside. */
+  shell: string;
+}
+
+/** What is true of the directory a step works in. */
+export interface CwdFacts {
+  /** The checkout's `.git` (file or dir), or null. */
+  dotGit: string | null;
+  /** The git dirs behind a linked worktree's `.git` file (its own and the common one). */
+  gitDirs: string[];
+  /** Locked files that can be bound read-only (real files under real directories), absolute. */
+  locked: string[];
+}
+
+function lstat(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The checkout's `.git` (file or dir) and the git directories behind it. */
+export function gitLayout(dir: string): { dotGit: string | null; gitDirs: string[] } {
+  const dotGit = join(dir, ".git");
+  const info = lstat(dotGit);
+  if (!info || info.isSymlink) return { dotGit: null, gitDirs: [] };
+  if (info.isDirectory) return { dotGit, gitDirs: [] };
+  const pointer = Deno.readTextFileSync(dotGit).match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
+  if (!pointer) return { dotGit, gitDirs: [] };
+  const gitDir = realPathOrNull(resolve(dir, pointer));
+  if (!gitDir) return { dotGit, gitDirs: [] };
+  let common = gitDir;
+  try {
+    common = realPathOrNull(resolve(gitDir, Deno.readTextFileSync(join(gitDir, "commondir")).trim())) ??
+      gitDir;
+  } catch {
+    // No commondir file: the git dir is its own common dir.
+  }
+  return { dotGit, gitDirs: [...new Set([common, gitDir])] };
+}
+
+/** A locked file can be bound only if it and every directory up to the checkout are real, not links. */
+function bindable(cwd: string, rel: string): string | null {
+  if (isAbsolute(rel) || rel.split("/").includes("..")) return null;
+  const path = join(cwd, rel);
+  if (!lstat(path)?.isFile) return null;
+  for (let dir = dirname(path); dir !== cwd; dir = dirname(dir)) {
+    if (!within(dir, cwd) || !lstat(dir)?.isDirectory) return null;
+  }
+  return path;
+}
+
+export function cwdFacts(cwd: string, lockedFiles: string[]): CwdFacts {
+  const git = gitLayout(cwd);
+  const locked = lockedFiles.slice(0, MAX_PROTECTED).map((rel) => bindable(cwd, rel))
+    .filter((p): p is string => p !== null);
+  return { ...git, locked };
+}
+
+/** What must never be visible: the user's HOME, spot's state and caches (other worktrees), the checkout. */
+export function keepOutPaths(ctx: SpotContext, sourceRoot: string): string[] {
+  const home = ctx.env("HOME");
+  return [
+    ...(home ? [home] : []),
+    ctx.paths.stateRoot,
+    ctx.paths.cacheRoot,
+    sourceRoot,
+  ].map((p) => realPathOrNull(p) ?? p);
+}
+
+export function hostFacts(ctx: SpotContext, box: RunSandbox, sourceRoot: string): HostFacts {
+  const deno = denoDir(ctx.env);
+  return {
+    system: systemView(),
+    pathDirs: pathDirs(ctx.env("PATH") ?? ""),
+    denoDir: lstat(deno)?.isDirectory ? deno : null,
+    deno: Deno.execPath(),
+    baseTools: resolveTools([Deno.execPath(), ...(box.probe?.prlimit ? [box.probe.prlimit] : [])]),
+    spotRoot: SPOT_ROOT,
+    keepOut: keepOutPaths(ctx, sourceRoot),
+    prlimit: box.probe?.prlimit ?? null,
+    shell: box.shell,
+  };
+}
+
+/** The run's locked files (recorded at prepare), repo-relative. */
+export async function lockedFiles(ctx: SpotContext, runId: string): Promise<string[]> {
+  const snapshot = await ctx.store.readJson<LockSnapshot>(runId, "locked.json");
+  return snapshot?.files.map((f) => f.path) ?? [];
+}

@@ -1,0 +1,17 @@
+/** A legal transition, persisted and logged: the table decides whether, the store keeps the result. */
+import type { RunState, Status } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+import { transition } from "./state_table.ts";
+
+export async function moveRun(
+  ctx: Pick<SpotContext, "store" | "now">,
+  state: RunState,
+  to: Status,
+  reason: string,
+  patch: Partial<RunState> = {},
+): Promise<RunState> {
+  const next = { ...transition(state, to, reason, ctx.now()), ...patch };
+  await ctx.store.save(next);
+  await ctx.store.event(state.runId, { type: "transition", from: state.status, to, reason });
+  return next;
+}

@@ -1,0 +1,209 @@
+/**
+ * One attempt at a worker turn: the launch planned by the adapter, wrapped in
+ * the run's sandbox, run as the permission-scoped worker step, its stream
+ * turned into events, and its outcome judged from that stream.
+ */
+import { dirname, isAbsolute, join, relative } from "node:path";
+import { newParseState, type WorkerAdapter, type WorkerOutcome } from "../adapters/types.ts";
+import { SpotError } from "../errors.ts";
+import { killProgram, runStep } from "../isolation/step_runner.ts";
+import { type WorkerLaunch, workerSandbox } from "../isolation/worker_launch.ts";
+import type { Phase } from "../schemas/events.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import type { Enforcement } from "../schemas/sandbox_record.ts";
+import type { WorkerStepSpec } from "../steps/protocol.ts";
+import type { SpotContext } from "../store/context.ts";
+import { resolveAdapter, resolveWorkerBinary } from "./binary.ts";
+import { type ExitMessage, failure, judgeTurn } from "./outcome.ts";
+import { reapLaunch } from "./reap.ts";
+
+/** Names from the user's environment every worker gets; nothing else leaks in. */
+const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
+/** The step outlives its worker's own timeout by this much, as a backstop. */
+export const STEP_BACKSTOP_MS = 30_000;
+
+export interface AttemptResult {
+  outcome: WorkerOutcome;
+  /** What the attempt's sandbox policy enforced; null without an OS sandbox or without a launch. */
+  enforcement: Enforcement | null;
+}
+
+interface Clock {
+  timeoutSeconds: number;
+  idleSeconds: number;
+}
+
+/** A profile may need its own clock: a CLI that boots for 20 s needs a longer watchdog. */
+function clockFor(ctx: SpotContext, state: RunState): Clock {
+  const profile = ctx.config.profiles[state.profile];
+  return {
+    timeoutSeconds: profile?.limits?.workerTimeoutSeconds ?? ctx.config.limits.workerTimeoutSeconds,
+    idleSeconds: profile?.limits?.workerIdleSeconds ?? ctx.config.limits.workerIdleSeconds,
+  };
+}
+
+function baseEnv(ctx: SpotContext): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BASE_ENV_NAMES) {
+    const value = ctx.env(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/** Writes the adapter's config files; each must land inside the run directory. */
+async function writePlanFiles(
+  adapter: WorkerAdapter,
+  runDir: string,
+  files: { path: string; content: string }[],
+) {
+  for (const file of files) {
+    const rel = relative(runDir, file.path);
+    if (!isAbsolute(file.path) || rel.startsWith("..")) {
+      throw new SpotError(
+        "INTERNAL",
+        `Adapter "${adapter.name}" wants to write "${file.path}" outside the run directory`,
+      );
+    }
+    await Deno.mkdir(dirname(file.path), { recursive: true });
+    await Deno.writeTextFile(file.path, file.content, { mode: 0o600 });
+  }
+}
+
+type Planned =
+  | { ok: true; adapter: WorkerAdapter; launch: WorkerLaunch; spec: WorkerStepSpec; homeDir: string }
+  | { ok: false; outcome: WorkerOutcome };
+
+/** Everything before the worker starts: binary, key, private HOME, sandbox, the adapter's plan. */
+async function planAttempt(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  prompt: { file: string; text: string },
+  n: number,
+): Promise<Planned> {
+  const adapter = resolveAdapter(state);
+  const binary = resolveWorkerBinary(ctx, state, adapter);
+  const fail = (outcome: WorkerOutcome): Planned => ({ ok: false, outcome });
+  if (!binary) {
+    return fail(failure("config", "blocking", `Cannot find the ${state.adapter} worker binary on PATH`));
+  }
+  const profile = ctx.config.profiles[state.profile];
+  const apiKey = profile?.apiKeyEnv ? ctx.env(profile.apiKeyEnv) : undefined;
+  if (profile?.apiKeyEnv && !apiKey) {
+    return fail(
+      failure("auth", "blocking", `Cannot start the worker: credential ${profile.apiKeyEnv} is not set`),
+    );
+  }
+  const clock = clockFor(ctx, state);
+  const runDir = ctx.store.dir(state.runId);
+  const homeDir = join(runDir, "homes", `${phase}-r${state.revisionRound}-a${n}`);
+  await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
+  // Under an OS sandbox the worker gets a placeholder key and the forwarder's base URL.
+  const sandbox = await workerSandbox(ctx, state, {
+    kind: phase === "self-review" ? "self-review" : "worker",
+    binary,
+    apiKey,
+    profile,
+    timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
+  });
+  // Inside the OS sandbox the only way out is the forwarder, which needs to know where the provider is.
+  if (sandbox.os && profile?.apiKeyEnv && !profile.baseUrl) {
+    return fail(failure(
+      "config",
+      "blocking",
+      `Cannot reach provider "${state.provider}" from the sandbox: profile "${state.profile}" has no baseUrl ` +
+        `(set profiles.${state.profile}.baseUrl, or prepare with --sandbox none)`,
+    ));
+  }
+  const plan = adapter.plan({
+    runId: state.runId,
+    phase,
+    worktree: state.worktreePath,
+    runDir,
+    homeDir,
+    binary,
+    profile: {
+      ...profile,
+      name: state.profile,
+      adapter: state.adapter,
+      provider: state.provider,
+      model: state.model,
+      ...sandbox.profile,
+    },
+    promptFile: prompt.file,
+    prompt: prompt.text,
+    baseEnv: baseEnv(ctx),
+    apiKey: sandbox.apiKey,
+    osSandbox: sandbox.os,
+  });
+  await writePlanFiles(adapter, runDir, plan.files);
+  const launch = await sandbox.launch(plan, homeDir);
+  const spec: WorkerStepSpec = {
+    argv: launch.argv,
+    cwd: state.worktreePath,
+    envNames: Object.keys(launch.env),
+    stdinFile: plan.stdinFile,
+    timeoutMs: clock.timeoutSeconds * 1000,
+    idleMs: clock.idleSeconds * 1000,
+    rawStreamFile: join(runDir, "worker-stream.jsonl"),
+    killBinary: killProgram(ctx),
+  };
+  return { ok: true, adapter, launch, spec, homeDir };
+}
+
+export async function attempt(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  prompt: { file: string; text: string },
+  n: number,
+): Promise<AttemptResult> {
+  const planned = await planAttempt(ctx, state, phase, prompt, n);
+  if (!planned.ok) return { outcome: planned.outcome, enforcement: null };
+  const { adapter, launch, spec, homeDir } = planned;
+  const runDir = ctx.store.dir(state.runId);
+  const parse = newParseState();
+  const box: { exit: ExitMessage | null } = { exit: null };
+  let events = 0;
+  const step = await runStep(ctx, {
+    kind: "worker",
+    runId: state.runId,
+    policy: {
+      read: [state.worktreePath, runDir],
+      write: [state.worktreePath, runDir],
+      run: [launch.program, ...(spec.killBinary ? [spec.killBinary] : [])],
+      env: spec.envNames,
+      net: [],
+    },
+    spec,
+    env: launch.env,
+    timeoutMs: spec.timeoutMs + STEP_BACKSTOP_MS,
+    sandbox: launch.level,
+    sandboxBackend: launch.backend,
+    enforcement: launch.enforcement,
+    onMessage: async (message) => {
+      if (message.t === "exit") box.exit = message;
+      if (message.t !== "line") return;
+      for (const event of adapter.parseLine(message.line, parse)) {
+        events++;
+        await ctx.store.event(state.runId, { ...event, phase });
+      }
+      ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
+    },
+  }).finally(launch.stop);
+  const reaped = reapLaunch(homeDir);
+  if (reaped.length > 0) {
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message: `Ended ${reaped.length} process(es) the worker left outside its group: ${reaped.join(", ")}`,
+    });
+  }
+  const outcome = judgeTurn(adapter, parse, {
+    exit: box.exit,
+    step: step.result,
+    aborted: !!ctx.signal?.aborted,
+    idleSeconds: spec.idleMs / 1000,
+  });
+  return { outcome, enforcement: launch.enforcement };
+}
