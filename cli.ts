@@ -1,8 +1,12 @@
-#!/usr/bin/env -S deno run --allow-read --allow-write --allow-run --allow-env --allow-net=127.0.0.1,localhost
+#!/usr/bin/env -S deno run --allow-all
 /**
  * `spot` (alias `pi-worker`): delegate a bounded coding task to a cheap worker
  * CLI and get back work you can trust. Every command prints one JSON object on
  * stdout; errors go to stderr as JSON with a stable code and exit code.
+ *
+ * The orchestrator runs with --allow-all: it starts arbitrary programs anyway (git, bwrap, the steps), and
+ * Deno 2.9 lets only --allow-all read /proc, which the reaper and the sandbox record need. Everything that
+ * runs repo or worker code runs in a step with scoped flags (sandbox/deno_flags.ts), never -A.
  */
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { EXIT, SpotError } from "./errors.ts";

@@ -55,6 +55,8 @@ export const CLAUDE_DETECT: DetectInfo = {
 export const claudeAdapter: WorkerAdapter = {
   name: "claude",
   defaultBinary: "claude",
+  // headless, tools outside --allowedTools need a permission nobody can give
+  selfReviewReadOnly: "cli",
   detect: CLAUDE_DETECT,
   plan,
   parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),

@@ -71,6 +71,8 @@ export const CODEBUDDY_DETECT: DetectInfo = {
 export const codebuddyAdapter: WorkerAdapter = {
   name: "codebuddy",
   defaultBinary: "codebuddy",
+  // a Claude Code fork: the same permission rule in headless mode
+  selfReviewReadOnly: "cli",
   detect: CODEBUDDY_DETECT,
   plan,
   parseLine,

@@ -89,6 +89,8 @@ export const CODEX_DETECT: DetectInfo = {
 export const codexAdapter: WorkerAdapter = {
   name: "codex",
   defaultBinary: "codex",
+  // --sandbox read-only is codex's own OS sandbox
+  selfReviewReadOnly: "cli",
   detect: CODEX_DETECT,
   plan,
   parseLine: parseCodexLine,

@@ -64,6 +64,8 @@ export const GEMINI_DETECT: DetectInfo = {
 export const geminiAdapter: WorkerAdapter = {
   name: "gemini",
   defaultBinary: "gemini",
+  // outside yolo, headless gemini leaves out every tool that needs approval
+  selfReviewReadOnly: "cli",
   detect: GEMINI_DETECT,
   plan,
   parseLine: parseGeminiLine,

@@ -40,6 +40,8 @@ export const KILO_DETECT: DetectInfo = {
 export const kiloAdapter: WorkerAdapter = {
   name: "kilo",
   defaultBinary: "kilo",
+  // an opencode fork: the edit permission is denied in its config
+  selfReviewReadOnly: "cli",
   detect: KILO_DETECT,
   plan,
   parseLine: parseOpencodeLine,

@@ -63,6 +63,8 @@ export const KIMI_DETECT: DetectInfo = {
 export const kimiAdapter: WorkerAdapter = {
   name: "kimi",
   defaultBinary: "kimi",
+  // print mode auto-approves every tool
+  selfReviewReadOnly: "nobody",
   detect: KIMI_DETECT,
   plan,
   parseLine: parseKimiLine,

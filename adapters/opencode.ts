@@ -70,6 +70,8 @@ export function opencodeFamilyPlan(
 export const opencodeAdapter: WorkerAdapter = {
   name: "opencode",
   defaultBinary: "opencode",
+  // the edit permission is denied in its config
+  selfReviewReadOnly: "cli",
   detect: OPENCODE_DETECT,
   plan,
   parseLine: parseOpencodeLine,

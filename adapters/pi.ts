@@ -106,6 +106,8 @@ export const PI_DETECT: DetectInfo = {
 export const piAdapter: WorkerAdapter = {
   name: "pi",
   defaultBinary: "pi",
+  // only the read tools are registered
+  selfReviewReadOnly: "cli",
   detect: PI_DETECT,
   plan,
   parseLine: parsePiLine,

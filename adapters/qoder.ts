@@ -43,6 +43,8 @@ export const QODER_DETECT: DetectInfo = {
 export const qoderAdapter: WorkerAdapter = {
   name: "qoder",
   defaultBinary: "qodercli",
+  // --allowed-tools only pre-approves; its init event still lists Bash under bypassPermissions
+  selfReviewReadOnly: "nobody",
   detect: QODER_DETECT,
   plan,
   parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),

@@ -68,6 +68,8 @@ export const QWEN_DETECT: DetectInfo = {
 export const qwenAdapter: WorkerAdapter = {
   name: "qwen",
   defaultBinary: "qwen",
+  // a gemini fork: outside yolo, headless mode drops tools that need approval
+  selfReviewReadOnly: "cli",
   detect: QWEN_DETECT,
   plan,
   parseLine: (line: string, state: ParseState) =>

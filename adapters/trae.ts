@@ -33,6 +33,8 @@ export const TRAE_DETECT: DetectInfo = {
 export const traeAdapter: WorkerAdapter = {
   name: "trae",
   defaultBinary: "traecli",
+  // --yolo approves every tool
+  selfReviewReadOnly: "nobody",
   detect: TRAE_DETECT,
   plan,
   parseLine: parseJsonResultLine,

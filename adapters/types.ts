@@ -143,6 +143,13 @@ export interface WorkerAdapter {
   readonly name: string;
   /** Binary name looked up on PATH unless the profile or env names one. */
   readonly defaultBinary: string;
+  /**
+   * Who keeps the self-review turn from writing when there is no OS sandbox: `cli` when the CLI itself
+   * refuses edits in the mode the plan starts it in (its tools are not there, or its permission system or
+   * own sandbox denies them); `nobody` when the flags only pre-approve tools and edits stay possible. Under
+   * bwrap the worktree is mounted read-only for that turn whatever this says.
+   */
+  readonly selfReviewReadOnly: "cli" | "nobody";
   readonly detect?: DetectInfo;
   plan(spec: LaunchSpec): LaunchPlan;
   parseLine(line: string, state: ParseState): WorkerEvent[];

@@ -24,6 +24,8 @@ export const ZCODE_DETECT: DetectInfo = {
 export const zcodeAdapter: WorkerAdapter = {
   name: "zcode",
   defaultBinary: "zcode",
+  // its headless mode has no read-only switch
+  selfReviewReadOnly: "nobody",
   detect: ZCODE_DETECT,
   plan,
   parseLine: parseJsonResultLine,

@@ -20,6 +20,7 @@ import {
 } from "../tests/fixture_runs.ts";
 import type { Status } from "../schemas/run_state.ts";
 import { CLI, ROOT } from "../tests/helpers.ts";
+import { benchLine, finishBench } from "./bench_line.ts";
 
 const SMALL = 10;
 const LARGE = 10_000;
@@ -117,15 +118,20 @@ try {
   const setupMs = performance.now() - t0;
   const [f10, f10k] = [await fragmentMs(small), await fragmentMs(large)];
   const [l10, l10k] = [await listMs(small), await listMs(large)];
-  console.log(
-    `BENCH fragment_10k_vs_10 ratio=${(f10k / f10).toFixed(2)} target=${FRAGMENT_TARGET} ` +
-      `ms_10=${f10.toFixed(2)} ms_10k=${f10k.toFixed(2)}`,
+  benchLine(
+    "fragment_10k_vs_10",
+    f10k / f10,
+    FRAGMENT_TARGET,
+    `ms_10=${f10.toFixed(2)} ms_10k=${f10k.toFixed(2)}`,
   );
-  console.log(
-    `BENCH list_10k_vs_10 ratio=${(l10k / l10).toFixed(2)} target=${LIST_TARGET} ` +
-      `ms_10=${l10.toFixed(0)} ms_10k=${l10k.toFixed(0)} setup_ms=${setupMs.toFixed(0)}`,
+  benchLine(
+    "list_10k_vs_10",
+    l10k / l10,
+    LIST_TARGET,
+    `ms_10=${l10.toFixed(0)} ms_10k=${l10k.toFixed(0)} setup_ms=${setupMs.toFixed(0)}`,
   );
 } finally {
   await small.cleanup();
   await large.cleanup();
 }
+finishBench();

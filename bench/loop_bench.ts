@@ -18,6 +18,7 @@ import {
   verifyRun,
 } from "../mod.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
+import { benchLine, finishBench } from "./bench_line.ts";
 
 const FILES = 2_000;
 /** Rounds alternate loop and floor; the median of each is compared. */
@@ -96,8 +97,11 @@ for (let i = 0; i < ROUNDS; i++) {
   floors.push(await floorOnce(i));
 }
 const ratio = median(loops) / median(floors);
-console.log(
-  `BENCH loop_vs_git_floor ratio=${ratio.toFixed(2)} target=${TARGET} loop_ms=${median(loops).toFixed(0)} ` +
-    `floor_ms=${median(floors).toFixed(0)} files=${FILES} rounds=${ROUNDS}`,
+benchLine(
+  "loop_vs_git_floor",
+  ratio,
+  TARGET,
+  `loop_ms=${median(loops).toFixed(0)} floor_ms=${median(floors).toFixed(0)} files=${FILES} rounds=${ROUNDS}`,
 );
 await Deno.remove(dir, { recursive: true });
+finishBench();

@@ -21,6 +21,7 @@ import {
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import type { VerifyStepSpec } from "../steps/protocol.ts";
+import { benchLine, finishBench } from "./bench_line.ts";
 
 /** Rounds of all four; the median of each is reported. */
 const ROUNDS = 15;
@@ -108,4 +109,5 @@ console.log(
     (m.step - m.bare).toFixed(1)
   } ms`,
 );
-console.log(`BENCH step_overhead_ms ratio=${(m.step_bwrap - m.bare).toFixed(1)} target=${TARGET_MS}`);
+benchLine("step_overhead_ms", m.step_bwrap - m.bare, TARGET_MS);
+finishBench();

@@ -1,27 +1,35 @@
 /**
  * The escape check: a worker confined to its worktree cannot change the
  * user's checkout or the repository's `.git` (config, hooks, info/, refs,
- * alternates). Both are recorded at prepare and compared after every worker
+ * alternates), nor repoint its own worktree at another git dir (its `.git`
+ * file, and the `commondir`, `gitdir` and `config.worktree` spot's git dir
+ * for it holds). All are recorded at prepare and compared after every worker
  * turn; any difference ends the run ESCAPED_WORKTREE.
  */
 import { join, relative } from "node:path";
 import { contentDigest } from "../git/fingerprint.ts";
 import { git, gitText } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";
+import { worktreeOf } from "../lifecycle/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import { writeBaseline } from "../store/baseline.ts";
 import type { Phase } from "../schemas/events.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
+import { trustedBaseline } from "./baselines.ts";
 
-const FILE = "escape.json";
 /** Parts of the common git dir a worker could use to reach outside its worktree. */
 const WATCHED = ["config", "info", "hooks", "objects/info/alternates", "shallow", "modules"];
+/** Parts of the worktree's own git dir that decide which repository and config git uses there. */
+const WATCHED_WORKTREE = ["commondir", "gitdir", "config.worktree", "config"];
 
 interface EscapeSnapshot {
   gitDir: string;
   files: Record<string, string>;
   refs: Record<string, string>;
   content: string;
+  /** The worktree's `.git` file (absent in baselines from before it was watched). */
+  pointer?: string;
 }
 
 async function walk(root: string, rel: string, out: Record<string, string>): Promise<void> {
@@ -46,16 +54,28 @@ async function refs(source: string, branch: string | null): Promise<Record<strin
   return Object.fromEntries(entries);
 }
 
-async function snapshot(source: string, branch: string | null): Promise<EscapeSnapshot> {
+async function snapshot(state: RunState): Promise<EscapeSnapshot> {
+  const source = state.sourceRoot;
   const gitDir = (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: source }))
     .stdout.trim();
   const files: Record<string, string> = {};
   for (const rel of WATCHED) await walk(gitDir, rel, files);
-  return { gitDir, files, refs: await refs(source, branch), content: await contentDigest(source) };
+  const own = relative(gitDir, (await worktreeOf(state)).gitDir);
+  for (const rel of WATCHED_WORKTREE) await walk(gitDir, join(own, rel), files);
+  const pointer: Record<string, string> = {};
+  await walk(state.worktreePath, ".git", pointer);
+  return {
+    gitDir,
+    files,
+    refs: await refs(source, state.sourceBranch),
+    content: await contentDigest(source),
+    pointer: pointer[".git"] ?? "missing",
+  };
 }
 
-export async function recordEscapeBaseline(ctx: SpotContext, state: RunState): Promise<void> {
-  await ctx.store.writeJson(state.runId, FILE, await snapshot(state.sourceRoot, state.sourceBranch));
+/** Records the baseline; returns its sha256 for `state.baselines`. */
+export async function recordEscapeBaseline(ctx: SpotContext, state: RunState): Promise<string> {
+  return await writeBaseline(ctx.store, state.runId, "escape.json", await snapshot(state));
 }
 
 function changedKeys(before: Record<string, string>, after: Record<string, string>, label: string): string[] {
@@ -69,16 +89,18 @@ function changedKeys(before: Record<string, string>, after: Record<string, strin
   );
 }
 
-/** What the worker changed outside its worktree; empty when nothing. */
+/** What the worker changed outside its worktree; empty when nothing. A lost baseline blocks the run. */
 export async function escapeChanges(ctx: SpotContext, state: RunState): Promise<string[]> {
-  const before = await ctx.store.readJson<EscapeSnapshot>(state.runId, FILE);
-  if (!before) return [];
-  const now = await snapshot(state.sourceRoot, state.sourceBranch);
+  const before = await trustedBaseline<EscapeSnapshot>(ctx, state, "escape.json");
+  const now = await snapshot(state);
   const changes = [
     ...changedKeys(before.files, now.files, ".git/"),
     ...changedKeys(before.refs, now.refs, "ref"),
   ].map((c) => c.replace(".git/ ", `${relative(state.sourceRoot, before.gitDir) || ".git"}/`));
   if (before.content !== now.content) changes.push("the source checkout's files changed");
+  if (before.pointer !== undefined && before.pointer !== now.pointer) {
+    changes.push("the worktree's .git file was changed (it names the git dir git uses there)");
+  }
   return changes;
 }
 

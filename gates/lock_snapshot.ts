@@ -13,9 +13,10 @@ import {
   type LockSnapshot,
   runsPackageScripts,
 } from "../verify/locked.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { writeBaseline } from "../store/baseline.ts";
 import type { SpotContext } from "../store/context.ts";
-
-const FILE = "locked.json";
+import { trustedBaseline } from "./baselines.ts";
 
 function policy(ctx: SpotContext, task: ResolvedContract) {
   return {
@@ -52,12 +53,13 @@ async function jsonKeys(cwd: string, tree: Map<string, TreeEntry>, path: string,
     : Object.fromEntries(keys.map((k) => [k, "null"]));
 }
 
+/** Records what the lock covers; returns the baseline's sha256 for `state.baselines`. */
 export async function recordLocks(
   ctx: SpotContext,
   task: ResolvedContract,
   cwd: string,
   base: string,
-): Promise<LockSnapshot> {
+): Promise<string> {
   const tree = await listTree(cwd, base);
   const p = policy(ctx, task);
   const patterns = lockPatterns(p, new Set(tree.keys()));
@@ -73,19 +75,13 @@ export async function recordLocks(
       verificationKeys: m.verificationKeys,
     });
   }
-  await ctx.store.writeJson(task.runId, FILE, snapshot);
-  return snapshot;
+  return await writeBaseline(ctx.store, task.runId, "locked.json", snapshot);
 }
 
-/** What the tree `treeish` changed of the run's locks (empty when nothing). */
-export async function checkLocks(
-  ctx: SpotContext,
-  runId: string,
-  cwd: string,
-  treeish: string,
-): Promise<LockIssue[]> {
-  const snapshot = await ctx.store.readJson<LockSnapshot>(runId, FILE);
-  if (!snapshot) return [];
+/** What the tree `treeish` changed of the run's locks (empty when nothing); a lost baseline blocks the run. */
+export async function checkLocks(ctx: SpotContext, state: RunState, treeish: string): Promise<LockIssue[]> {
+  const snapshot = await trustedBaseline<LockSnapshot>(ctx, state, "locked.json");
+  const cwd = state.sourceRoot;
   const tree = await listTree(cwd, treeish);
   const json = new Map<string, Record<string, string>>();
   for (const j of snapshot.json) {

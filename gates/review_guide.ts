@@ -8,12 +8,15 @@ export async function runHunks(ctx: SpotContext, runId: string): Promise<Hunk[]>
   return splitHunks(diff);
 }
 
+/** Stamped with the verified diff's hash, so a guide left from an earlier round is never applied to a new diff. */
 export async function writeGuide(ctx: SpotContext, runId: string, guide: ReviewGuide) {
-  const file = await ctx.store.writeJson(runId, "review-guide.json", guide);
+  const { diffSha256 } = await ctx.store.load(runId);
+  const file = await ctx.store.writeJson(runId, "review-guide.json", { ...guide, diffSha256 });
   return {
     reviewTier: guide.tier,
     reviewWhy: guide.why,
     hunksToRead: guide.hunks.length,
+    hunksCovered: guide.covered.length,
     reviewGuideFile: file,
   };
 }

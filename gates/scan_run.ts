@@ -9,6 +9,7 @@ import { scanDelta, type ScanResult } from "../verify/scope_scan.ts";
 import type { LockIssue } from "../verify/locked.ts";
 import type { SpotContext } from "../store/context.ts";
 import { checkLocks } from "./lock_snapshot.ts";
+import { worktreeOf } from "../lifecycle/worktree.ts";
 
 export interface RunScan {
   delta: Delta;
@@ -30,7 +31,11 @@ async function newSizes(worktree: string, files: ChangedFile[]): Promise<Map<str
 }
 
 export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<RunScan> {
-  const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(state.runId));
+  const delta = await computeDelta(
+    await worktreeOf(state),
+    state.workerBaseRevision,
+    ctx.store.dir(state.runId),
+  );
   const files = parseDiff(delta.diff);
   const limits = ctx.config.limits;
   const scan = scanDelta(files, delta.diffBytes, {
@@ -53,6 +58,6 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     });
     scan.passed = false;
   }
-  const locks = await checkLocks(ctx, state.runId, state.sourceRoot, delta.tree);
+  const locks = await checkLocks(ctx, state, delta.tree);
   return { delta, locks, files, scan: { ...scan, diffSha256: delta.diffSha256 }, sourceUnchanged };
 }

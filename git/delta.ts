@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { git } from "./git.ts";
 import { sha256Hex } from "./hash.ts";
-import { treeOfWorktree } from "./worktree.ts";
+import { treeOfWorktree, type WorktreeRef } from "./worktree.ts";
 
 export interface Delta {
   base: string;
@@ -25,12 +25,12 @@ export const DIFF_ARGS = [
   "--no-textconv",
 ];
 
-export async function diffTrees(cwd: string, from: string, to: string): Promise<string> {
-  return (await git([...DIFF_ARGS, from, to, "--"], { cwd })).stdout;
+export async function diffTrees(worktree: WorktreeRef, from: string, to: string): Promise<string> {
+  return (await git([...DIFF_ARGS, from, to, "--"], { cwd: worktree.path, gitDir: worktree.gitDir })).stdout;
 }
 
 /** Computes the delta of `worktree` against `base`; `scratchDir` holds the temporary index. */
-export async function computeDelta(worktree: string, base: string, scratchDir: string): Promise<Delta> {
+export async function computeDelta(worktree: WorktreeRef, base: string, scratchDir: string): Promise<Delta> {
   const indexFile = join(scratchDir, `.delta-${crypto.randomUUID()}.index`);
   const tree = await treeOfWorktree(worktree, base, indexFile);
   const diff = await diffTrees(worktree, base, tree);

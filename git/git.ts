@@ -35,6 +35,11 @@ export interface Identity {
 
 export interface GitOptions {
   cwd: string;
+  /**
+   * The git dir to use, named by spot rather than found through the checkout's `.git` file, which a
+   * worker can rewrite to point at a git dir (and config, filters) of its own. `cwd` is the work tree.
+   */
+  gitDir?: string;
   /** Use this index file instead of the repository's. */
   indexFile?: string;
   identity?: Identity;
@@ -73,6 +78,10 @@ function gitEnv(options: GitOptions): Record<string, string> {
   };
   if (!options.userConfig) env.GIT_CONFIG_GLOBAL = "/dev/null";
   if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
+  if (options.gitDir) {
+    env.GIT_DIR = options.gitDir;
+    env.GIT_WORK_TREE = options.cwd;
+  }
   if (options.identity) {
     env.GIT_AUTHOR_NAME = env.GIT_COMMITTER_NAME = options.identity.name;
     env.GIT_AUTHOR_EMAIL = env.GIT_COMMITTER_EMAIL = options.identity.email;

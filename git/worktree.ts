@@ -12,44 +12,53 @@ export interface WorktreeResult {
   snapshotCommit: string | null;
 }
 
+/** A linked worktree and the git dir spot created for it; spot's git never asks the worktree which. */
+export interface WorktreeRef {
+  path: string;
+  gitDir: string;
+}
+
+/** Adds the worktree and returns it with its git dir, read before anything else can touch it. */
 export async function addWorktree(
   source: string,
   options: { path: string; branch: string; base: string },
-): Promise<void> {
+): Promise<WorktreeRef> {
   await Deno.mkdir(dirname(options.path), { recursive: true });
   await git(["worktree", "add", "--quiet", "-b", options.branch, options.path, options.base], {
     cwd: source,
   });
+  return {
+    path: options.path,
+    gitDir: await gitText(["rev-parse", "--absolute-git-dir"], { cwd: options.path }),
+  };
 }
 
 /** Copies the user's uncommitted work into the worktree and commits it there. */
 export async function snapshotDirtySource(
   source: string,
-  options: { worktree: string; runId: string; identity: Identity; indexFile: string },
+  options: { worktree: WorktreeRef; runId: string; identity: Identity; indexFile: string },
 ): Promise<WorktreeResult> {
+  const wt = { cwd: options.worktree.path, gitDir: options.worktree.gitDir };
   const patch = await git(["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"], { cwd: source });
   if (patch.stdout.length > 0) {
-    await git(["apply", "--binary", "--whitespace=nowarn", "-"], {
-      cwd: options.worktree,
-      stdinText: patch.stdout,
-    });
+    await git(["apply", "--binary", "--whitespace=nowarn", "-"], { ...wt, stdinText: patch.stdout });
   }
   for (const path of await untrackedFiles(source)) {
     const from = join(source, path);
-    const to = join(options.worktree, path);
+    const to = join(options.worktree.path, path);
     await Deno.mkdir(dirname(to), { recursive: true });
     const info = await Deno.lstat(from);
     if (info.isSymlink) await Deno.symlink(await Deno.readLink(from), to);
     else await Deno.copyFile(from, to);
   }
-  const head = await gitText(["rev-parse", "HEAD"], { cwd: options.worktree });
+  const head = await gitText(["rev-parse", "HEAD"], wt);
   const tree = await treeOfWorktree(options.worktree, head, options.indexFile);
   const commit = await gitText(
     ["commit-tree", tree, "-p", head, "-m", `chore(spot): snapshot source ${options.runId}`],
-    { cwd: options.worktree, identity: options.identity },
+    { ...wt, identity: options.identity },
   );
-  await git(["reset", "--quiet", "--soft", commit], { cwd: options.worktree });
-  await git(["read-tree", commit], { cwd: options.worktree });
+  await git(["reset", "--quiet", "--soft", commit], wt);
+  await git(["read-tree", commit], wt);
   return { workerBaseRevision: commit, snapshotCommit: commit };
 }
 
@@ -58,12 +67,17 @@ export async function snapshotDirtySource(
  * `base`, so flags a worker set on the real index (assume-unchanged,
  * skip-worktree) hide nothing.
  */
-export async function treeOfWorktree(worktree: string, base: string, indexFile: string): Promise<string> {
+export async function treeOfWorktree(
+  worktree: WorktreeRef,
+  base: string,
+  indexFile: string,
+): Promise<string> {
   await Deno.remove(indexFile).catch(() => {});
+  const wt = { cwd: worktree.path, gitDir: worktree.gitDir, indexFile };
   try {
-    await git(["read-tree", base], { cwd: worktree, indexFile });
-    await git(["add", "--all", "--", "."], { cwd: worktree, indexFile });
-    return await gitText(["write-tree"], { cwd: worktree, indexFile });
+    await git(["read-tree", base], wt);
+    await git(["add", "--all", "--", "."], wt);
+    return await gitText(["write-tree"], wt);
   } finally {
     await Deno.remove(indexFile).catch(() => {});
   }

@@ -6,7 +6,7 @@
  */
 import { isAbsolute } from "node:path";
 import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
-import { resolveTools } from "../sandbox/host_paths.ts";
+import { resolveTools } from "../sandbox/tool_roots.ts";
 import type { VerifyCommandSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { combine } from "./enforcement.ts";
@@ -51,14 +51,14 @@ export async function checkLaunch(
     return { level: box.backend.level, backend: "none", commands, programs, enforcement: null };
   }
   const host = hostFacts(ctx, box, state.sourceRoot);
-  const here = cwdFacts(cwd, await lockedFiles(ctx, runId));
+  const here = cwdFacts(cwd, await lockedFiles(ctx, state));
   const enforcements: Enforcement[] = [];
   const wrapped = commands.map((command) => {
     const policy = buildStepPolicy(
       {
         kind: "check",
         cwd,
-        tools: resolveTools([command.argv[0]]),
+        tools: resolveTools([command.argv[0]], host.home),
         home: { path: CHECK_HOME },
         env: checkEnv(ctx, command),
         network: { mode: "none" },

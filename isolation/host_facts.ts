@@ -6,16 +6,11 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { within } from "../sandbox/host_paths.ts";
-import {
-  pathDirs,
-  realPathOrNull,
-  resolveTools,
-  type SystemView,
-  systemView,
-  type Tool,
-} from "../sandbox/host_paths.ts";
+import { pathDirs, realPathOrNull, type SystemView, systemView, within } from "../sandbox/host_paths.ts";
+import { holdsCredentials, resolveTools, type Tool } from "../sandbox/tool_roots.ts";
 import type { LockSnapshot } from "../verify/locked.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { readBaseline } from "../store/baseline.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { RunSandbox } from "./run_sandbox.ts";
 import { denoDir } from "./step_runner.ts";
@@ -29,15 +24,18 @@ export const SPOT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 /** What is true of this host for every step of a run. */
 export interface HostFacts {
   system: SystemView;
+  /** The user's HOME, real path; what is under it is shown only when vetted (tool_roots.ts). */
+  home: string | null;
   /** The existing absolute directories of PATH. */
   pathDirs: string[];
-  /** Deno's module cache, when it exists (a step with a private HOME must still find it). */
+  /** Deno's module cache, when it exists and holds no credential (a step with a private HOME must still find it). */
   denoDir: string | null;
   /** The deno binary (it runs the bridge, and replay workers). */
   deno: string;
   /** Tools every sandbox needs beside the command's own: deno, and prlimit when there is one. */
   baseTools: Tool[];
-  spotRoot: string;
+  /** spot's own checkout, or null when it holds a credential file. */
+  spotRoot: string | null;
   /** What must never be visible, real paths: the user's HOME, spot's state and caches, the checkout. */
   keepOut: string[];
   /** prlimit inside the sandbox, or null (then `ulimit` in sh). */
@@ -113,23 +111,31 @@ export function keepOutPaths(ctx: SpotContext, sourceRoot: string): string[] {
   ].map((p) => realPathOrNull(p) ?? p);
 }
 
+/** The user's HOME, resolved; null when unset. */
+export function homeOf(ctx: SpotContext): string | null {
+  const home = ctx.env("HOME");
+  return home ? realPathOrNull(home) ?? home : null;
+}
+
 export function hostFacts(ctx: SpotContext, box: RunSandbox, sourceRoot: string): HostFacts {
   const deno = denoDir(ctx.env);
+  const home = homeOf(ctx);
   return {
     system: systemView(),
-    pathDirs: pathDirs(ctx.env("PATH") ?? ""),
-    denoDir: lstat(deno)?.isDirectory ? deno : null,
+    home,
+    pathDirs: pathDirs(ctx.env("PATH") ?? "", home),
+    denoDir: lstat(deno)?.isDirectory && !holdsCredentials(deno) ? deno : null,
     deno: Deno.execPath(),
-    baseTools: resolveTools([Deno.execPath(), ...(box.probe?.prlimit ? [box.probe.prlimit] : [])]),
-    spotRoot: SPOT_ROOT,
+    baseTools: resolveTools([Deno.execPath(), ...(box.probe?.prlimit ? [box.probe.prlimit] : [])], home),
+    spotRoot: holdsCredentials(SPOT_ROOT) ? null : SPOT_ROOT,
     keepOut: keepOutPaths(ctx, sourceRoot),
     prlimit: box.probe?.prlimit ?? null,
     shell: box.shell,
   };
 }
 
-/** The run's locked files (recorded at prepare), repo-relative. */
-export async function lockedFiles(ctx: SpotContext, runId: string): Promise<string[]> {
-  const snapshot = await ctx.store.readJson<LockSnapshot>(runId, "locked.json");
-  return snapshot?.files.map((f) => f.path) ?? [];
+/** The run's locked files (recorded at prepare), repo-relative; a baseline that cannot be trusted throws. */
+export async function lockedFiles(ctx: SpotContext, state: RunState): Promise<string[]> {
+  const snapshot = await readBaseline<LockSnapshot>(ctx.store, state, "locked.json");
+  return snapshot.files.map((f) => f.path);
 }

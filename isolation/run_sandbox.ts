@@ -31,12 +31,10 @@ export function probeHere(ctx: SpotContext): Promise<BwrapProbe> {
   return probeBwrap({ pathVar: ctx.env("PATH") ?? "", override: ctx.env("PI_WORKER_BWRAP_BIN") });
 }
 
-/** The effective uid, for the honest note about RLIMIT_NPROC; null when it cannot be read. */
+/** The uid spot runs as, for the honest note about RLIMIT_NPROC; null where there is none (Windows). */
 export function effectiveUid(): number | null {
   try {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    const uid = status.match(/^Uid:\s+\d+\s+(\d+)/m);
-    return uid ? Number(uid[1]) : null;
+    return Deno.uid();
   } catch {
     return null;
   }

@@ -7,8 +7,8 @@
  * network. Pure: the sandbox backend turns the result into an argv, and
  * `backend.enforcement(policy)` says what the run got.
  */
-import { safeReadRoots, type Tool, toolReadRoots } from "../sandbox/host_paths.ts";
-import { within } from "../sandbox/host_paths.ts";
+import { safeReadRoots, within } from "../sandbox/host_paths.ts";
+import { type Tool, toolReadRoots } from "../sandbox/tool_roots.ts";
 import {
   DEFAULT_LIMITS,
   HOME_SIZE_BYTES,
@@ -40,15 +40,21 @@ function showsSpotRoot(kind: StepKind): boolean {
   return kind === "worker" || kind === "self-review";
 }
 
+/** A self-review turn only reads the worktree: it is mounted read-only, so no flag of the CLI matters. */
+function writesCwd(kind: StepKind): boolean {
+  return kind !== "self-review";
+}
+
 export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdFacts): SandboxPolicy {
-  const writable = [request.cwd, ...(request.writable ?? [])];
+  const writable = [...(writesCwd(request.kind) ? [request.cwd] : []), ...(request.writable ?? [])];
   const candidates = [
     ...host.pathDirs,
-    ...(showsSpotRoot(request.kind) ? [host.spotRoot] : []),
+    ...(showsSpotRoot(request.kind) && host.spotRoot ? [host.spotRoot] : []),
     ...(host.denoDir ? [host.denoDir] : []),
   ];
   const readOnly = [
     ...host.system.readOnly,
+    ...(writesCwd(request.kind) ? [] : [request.cwd]),
     ...safeReadRoots(candidates, host.keepOut, writable),
     ...toolReadRoots([...request.tools, ...host.baseTools], host.keepOut, writable),
     ...cwd.gitDirs.filter((d) => !within(d, request.cwd)),
@@ -62,7 +68,8 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     readOnly: [...new Set(readOnly)],
     symlinks: host.system.symlinks,
     writable,
-    protected: [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked],
+    // Under a read-only worktree there is nothing left to protect.
+    protected: writesCwd(request.kind) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
     scratch: [
       { path: "/tmp", sizeBytes: TMP_SIZE_BYTES },
       { path: request.home.path, sizeBytes: HOME_SIZE_BYTES },

@@ -4,11 +4,12 @@ import type { HostFacts } from "./host_facts.ts";
 import { buildStepPolicy, type StepRequest } from "./step_policy.ts";
 
 const HOST: HostFacts = {
+  home: "/home/u",
   system: { readOnly: ["/usr", "/etc/passwd"], symlinks: [{ path: "/bin", target: "usr/bin" }] },
   pathDirs: ["/usr/bin", "/opt/tools/bin", "/home/u"],
   denoDir: "/opt/deno-cache",
   deno: "/opt/deno/bin/deno",
-  baseTools: [{ bin: "/opt/deno/bin/deno", real: "/opt/deno/bin/deno" }],
+  baseTools: [{ bin: "/opt/deno/bin/deno", real: "/opt/deno/bin/deno", roots: ["/opt/deno"] }],
   spotRoot: "/opt/spot",
   keepOut: ["/home/u", "/state", "/cache", "/repo"],
   prlimit: "/usr/bin/prlimit",
@@ -24,7 +25,7 @@ function check(overrides: Partial<StepRequest> = {}): StepRequest {
   return {
     kind: "check",
     cwd: "/wt",
-    tools: [{ bin: "/usr/bin/node", real: "/usr/bin/node" }],
+    tools: [{ bin: "/usr/bin/node", real: "/usr/bin/node", roots: ["/usr/bin"] }],
     home: { path: "/home/spot-check" },
     env: { PATH: "/usr/bin", HOME: "/home/u" },
     network: { mode: "none" },
@@ -105,4 +106,13 @@ Deno.test("the enforcement recorded for a run comes from the policy that ran", (
     uid: 1000,
   });
   assert.ok(noPrlimit.notEnforced.some((n) => n.startsWith("nproc and fsize")));
+});
+
+Deno.test("buildStepPolicy() mounts the worktree read-only for a self-review turn, whatever the CLI's flags", () => {
+  const policy = buildStepPolicy(check({ kind: "self-review", writable: ["/run/pi-session"] }), HOST, CWD);
+  assert.deepEqual(policy.writable, ["/run/pi-session"]);
+  assert.ok(policy.readOnly.includes("/wt"));
+  assert.deepEqual(policy.protected, [], "nothing under a read-only worktree needs pinning");
+  const worker = buildStepPolicy(check({ kind: "worker" }), HOST, CWD);
+  assert.ok(worker.writable.includes("/wt") && !worker.readOnly.includes("/wt"));
 });

@@ -8,7 +8,7 @@ import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LaunchPlan } from "../adapters/types.ts";
 import { within } from "../sandbox/host_paths.ts";
-import { resolveTools } from "../sandbox/host_paths.ts";
+import { resolveTools } from "../sandbox/tool_roots.ts";
 import { basePath, type ProviderApi } from "../sandbox/provider_routes.ts";
 import { BRIDGE_PORT, type NetworkPolicy } from "../sandbox/sandbox_policy.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -16,6 +16,7 @@ import type { Enforcement, SandboxLevel, StepKind } from "../schemas/sandbox_rec
 import type { SpotContext } from "../store/context.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
 import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
+import { vetPlanPaths, vetProfileRoots } from "./read_roots.ts";
 import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
 import { buildStepPolicy } from "./step_policy.ts";
 
@@ -51,7 +52,7 @@ export interface WorkerSandboxOptions {
   kind: Extract<StepKind, "worker" | "self-review">;
   binary: string;
   apiKey: string | undefined;
-  profile?: { baseUrl?: string; apiKeyEnv?: string; providerType?: ProviderApi };
+  profile?: { baseUrl?: string; apiKeyEnv?: string; providerType?: ProviderApi; readRoots?: string[] };
   timeoutMs: number;
 }
 
@@ -137,6 +138,7 @@ export async function workerSandbox(
         };
       }
       try {
+        const host = hostFacts(ctx, box, state.sourceRoot);
         const paths = planPaths(plan.argv.slice(1), runDir, state.worktreePath);
         for (const dir of paths.writable) await Deno.mkdir(dir, { recursive: true });
         const policy = buildStepPolicy(
@@ -144,14 +146,17 @@ export async function workerSandbox(
             kind: options.kind,
             cwd: state.worktreePath,
             writable: paths.writable,
-            readOnly: paths.readOnly,
-            tools: resolveTools([options.binary]),
+            readOnly: [
+              ...vetPlanPaths(paths.readOnly, host.home),
+              ...vetProfileRoots(options.profile?.readRoots, host),
+            ],
+            tools: resolveTools([options.binary], host.home),
             home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
             env: plan.env,
             network,
           },
-          hostFacts(ctx, box, state.sourceRoot),
-          cwdFacts(state.worktreePath, await lockedFiles(ctx, state.runId)),
+          host,
+          cwdFacts(state.worktreePath, await lockedFiles(ctx, state)),
         );
         return {
           argv: box.backend.wrap(policy, plan.argv),

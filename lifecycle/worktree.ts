@@ -1,19 +1,21 @@
 /** The run's worktree: a linked worktree on the worker branch, with the source's uncommitted work snapshotted. */
-import { addWorktree, snapshotDirtySource } from "../git/worktree.ts";
+import { basename, join } from "node:path";
+import { gitText } from "../git/git.ts";
+import { addWorktree, snapshotDirtySource, type WorktreeRef } from "../git/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 
 /** Creates the run's worktree (and snapshot of a dirty source) and marks it ready. */
 export async function materializeWorktree(ctx: SpotContext, state: RunState): Promise<RunState> {
-  let next = state;
-  await addWorktree(state.sourceRoot, {
+  const worktree = await addWorktree(state.sourceRoot, {
     path: state.worktreePath,
     branch: state.workerBranch,
     base: state.baseRevision,
   });
+  let next: RunState = { ...state, worktreeGitDir: worktree.gitDir };
   if (state.sourceDirty) {
     const snap = await snapshotDirtySource(state.sourceRoot, {
-      worktree: state.worktreePath,
+      worktree,
       runId: state.runId,
       identity: state.identity,
       indexFile: ctx.store.file(state.runId, ".snapshot.index"),
@@ -21,4 +23,17 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
     next = { ...next, ...snap };
   }
   return await ctx.store.save({ ...next, worktreeReady: true, updatedAt: ctx.now() });
+}
+
+/**
+ * The worktree with the git dir spot made for it. Runs prepared before spot recorded it get the one git
+ * names for a worktree at that path (`worktrees/<name>` under the source's common dir), never one read from
+ * the worktree's own `.git` file.
+ */
+export async function worktreeOf(state: RunState): Promise<WorktreeRef> {
+  if (state.worktreeGitDir) return { path: state.worktreePath, gitDir: state.worktreeGitDir };
+  const common = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], {
+    cwd: state.sourceRoot,
+  });
+  return { path: state.worktreePath, gitDir: join(common, "worktrees", basename(state.worktreePath)) };
 }

@@ -8,6 +8,7 @@ function fakeAdapter(name: string, detectInfo: DetectInfo): WorkerAdapter {
   return {
     name,
     defaultBinary: name,
+    selfReviewReadOnly: "nobody",
     detect: detectInfo,
     plan: () => {
       throw new Error("not used");

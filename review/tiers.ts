@@ -1,11 +1,18 @@
 /**
- * Which review tier a parent should apply, and exactly which hunks to read,
- * so a parent agent can follow it mechanically. Tier A: read self-review.json
- * and the listed hunks. Tier C: read the whole diff.
+ * Which review tier a parent should apply, and exactly which hunks to read, so a parent agent can follow
+ * it mechanically. Tier C: read the whole diff. Tier B: the self-review admits doubt, so its doubtful
+ * parts are read too. Tier A: trust the self-review's map, checked at random.
+ *
+ * The rule every tier keeps: each hunk of the verified diff is either read (printed by
+ * `spot diff --hunks`) or listed as covered by a named criterion whose evidence cites that very hunk.
+ * A hunk no evidence cites is always read, whatever else the worker said about its file.
  */
+import { BLOCKING_PRIORITIES } from "../schemas/review_result.ts";
 import type { SelfReview } from "../schemas/self_review.ts";
-import { type Hunk, hunksAt } from "../verify/hunks.ts";
+import { type Hunk, hunksAt, hunksCited } from "../verify/hunks.ts";
 import type { SelfReviewSignals } from "./spot_check.ts";
+
+export type ReviewTier = "A" | "B" | "C";
 
 export interface GuideHunk {
   file: string;
@@ -14,35 +21,81 @@ export interface GuideHunk {
   reason: string;
 }
 
+export interface CoveredHunk {
+  file: string;
+  newStart: number;
+  newCount: number;
+  /** The criteria whose evidence cites this hunk: the parent may spot-check any of them by hand. */
+  coveredBy: string[];
+}
+
 export interface ReviewGuide {
-  tier: "A" | "C";
+  tier: ReviewTier;
+  /** The diff the guide was made for; `spot diff --hunks` ignores a guide made for another. */
+  diffSha256?: string;
   /** The seed of the spot-check draw, kept so the same guide can be rebuilt. */
   seed?: string;
   why: string;
+  /** The hunks `spot diff --hunks` prints, in diff order, each with why it is read. */
   hunks: GuideHunk[];
-  /** Bytes of hunk text the guide asks the parent to read. */
-  hunkBytes: number;
-  /** Bytes of the whole diff, for comparison. */
+  /** Every other hunk, with the criteria that vouch for it. */
+  covered: CoveredHunk[];
+  /** Bytes of hunk text `spot diff --hunks` prints: exactly the text of `hunks`. */
+  readBytes: number;
+  /** Bytes of hunk text in the whole diff (what `spot diff` prints), for comparison. */
   diffBytes: number;
 }
 
-const size = (hunks: Hunk[]) => hunks.reduce((n, h) => n + new TextEncoder().encode(h.text).length, 0);
-const key = (h: Hunk) => `${h.file}:${h.newStart}`;
+type Criterion = SelfReview["acceptanceEvidence"][number];
+
+const encoder = new TextEncoder();
+const size = (hunks: Hunk[]) => hunks.reduce((n, h) => n + encoder.encode(h.text).length, 0);
+const key = (h: { file: string; newStart: number }) => `${h.file}:${h.newStart}`;
+const clip = (text: string) => text.slice(0, 80);
+const place = (h: Hunk) => ({ file: h.file, newStart: h.newStart, newCount: h.newCount });
 
 export function fullReview(hunks: Hunk[], why: string): ReviewGuide {
-  const bytes = size(hunks);
   return {
     tier: "C",
     why,
-    hunks: hunks.map((h) => ({
-      file: h.file,
-      newStart: h.newStart,
-      newCount: h.newCount,
-      reason: "full review",
-    })),
-    hunkBytes: bytes,
-    diffBytes: bytes,
+    hunks: hunks.map((h) => ({ ...place(h), reason: "full review" })),
+    covered: [],
+    readBytes: size(hunks),
+    diffBytes: size(hunks),
   };
+}
+
+/** The criteria the worker itself doubts: marked uncertain, or named in `uncertainCriteria`. */
+export function doubted(report: SelfReview): Criterion[] {
+  const named = new Set(report.uncertainCriteria);
+  return report.acceptanceEvidence.filter((c) => c.status === "uncertain" || named.has(c.criterion));
+}
+
+/**
+ * C when the report cannot be relied on (another diff's hash, an unmet criterion, a P0-P2 finding);
+ * B when it is consistent but admits doubt (an uncertain criterion, a P3 finding); A otherwise.
+ * A missing self-review never reaches here: the caller writes a full review for it.
+ */
+export function tierOf(report: SelfReview, signals: SelfReviewSignals): { tier: ReviewTier; why: string } {
+  if (signals.diffSha256Mismatch) return { tier: "C", why: "the self-review echoed a different diff hash" };
+  const unmet = report.acceptanceEvidence.filter((c) => c.status === "unmet");
+  if (unmet.length > 0) {
+    return { tier: "C", why: `the self-review reports ${unmet.length} unmet criterion(s)` };
+  }
+  const blocking = report.findings.filter((f) => BLOCKING_PRIORITIES.has(f.priority));
+  if (blocking.length > 0) {
+    return { tier: "C", why: `the self-review reports a ${blocking[0].priority} finding` };
+  }
+  // A name in uncertainCriteria that matches no criterion still counts: the worker said it is unsure.
+  const doubts = new Set([...doubted(report).map((c) => c.criterion), ...report.uncertainCriteria]).size;
+  const minor = report.findings.length;
+  if (doubts > 0 || minor > 0) {
+    return {
+      tier: "B",
+      why: `the self-review doubts ${doubts} criterion(s) and reports ${minor} P3 finding(s)`,
+    };
+  }
+  return { tier: "A", why: "the self-review is consistent" };
 }
 
 /** A small seeded generator: the same seed gives the parent the same picks, and the worker never sees it. */
@@ -64,10 +117,24 @@ function pick<T>(items: T[], count: number, random: () => number): T[] {
   return pool.slice(0, count);
 }
 
+/** For each hunk key, the criteria whose evidence cites it under the strict `hunksCited` rule. */
+export function coverage(report: SelfReview, hunks: Hunk[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of report.acceptanceEvidence) {
+    for (const e of c.evidence) {
+      for (const h of hunksCited(hunks, e.file, e.line)) {
+        const names = out.get(key(h)) ?? [];
+        if (!names.includes(clip(c.criterion))) out.set(key(h), [...names, clip(c.criterion)]);
+      }
+    }
+  }
+  return out;
+}
+
 /**
- * Tier A unless a signal says the report cannot be relied on. Which criteria
- * are spot-checked, and which piece of evidence of each, is drawn with a seed
- * spot keeps from the worker, so it cannot know which claims will be read.
+ * The guide for a self-review that reached tier A or B. Spot-checked criteria are drawn with a seed spot
+ * keeps from the worker, and only among criteria whose evidence cites a hunk, so a worker cannot soak up
+ * the draw with claims about nothing in the diff; of each, one citing piece of evidence is read.
  */
 export function guideFromSelfReview(
   report: SelfReview,
@@ -75,34 +142,39 @@ export function guideFromSelfReview(
   hunks: Hunk[],
   seed: string,
 ): ReviewGuide {
-  if (signals.diffSha256Mismatch) return fullReview(hunks, "the self-review echoed a different diff hash");
-  if (signals.fallbackRecommended) {
-    return fullReview(hunks, "the self-review reports unmet or uncertain criteria or a P0-P2 finding");
-  }
-  const picked = new Map<string, { hunk: Hunk; reason: string }>();
+  const { tier, why } = tierOf(report, signals);
+  if (tier === "C") return fullReview(hunks, why);
+  const reasons = new Map<string, string>();
   const take = (list: Hunk[], reason: string) =>
-    list.forEach((h) => picked.has(key(h)) || picked.set(key(h), { hunk: h, reason }));
-  const random = seeded(seed);
-  const checked = pick(report.acceptanceEvidence, signals.spotCheckRequired, random);
-  for (const criterion of checked) {
-    const [e] = pick(criterion.evidence, 1, random);
-    if (e) take(hunksAt(hunks, e.file, e.line), `spot-check: ${criterion.criterion.slice(0, 80)}`);
+    list.forEach((h) => reasons.has(key(h)) || reasons.set(key(h), reason));
+  const doubts = doubted(report);
+  for (const c of doubts) {
+    for (const e of c.evidence) take(hunksAt(hunks, e.file, e.line), `uncertain: ${clip(c.criterion)}`);
   }
-  // A changed file no evidence mentions is where a worker could hide something: always read it.
-  const mentioned = new Set(report.acceptanceEvidence.flatMap((c) => c.evidence.map((e) => e.file)));
-  take(hunks.filter((h) => !mentioned.has(h.file)), "no evidence points at this file");
-  const chosen = [...picked.values()];
+  for (const f of report.findings) {
+    take(hunksAt(hunks, f.file, f.line), `${f.priority} finding: ${clip(f.problem)}`);
+  }
+  const citing = (c: Criterion) => c.evidence.filter((e) => hunksCited(hunks, e.file, e.line).length > 0);
+  const pool = report.acceptanceEvidence.filter((c) => !doubts.includes(c) && citing(c).length > 0);
+  const random = seeded(seed);
+  const checked = pick(pool, signals.spotCheckRequired, random);
+  for (const c of checked) {
+    const [e] = pick(citing(c), 1, random);
+    take(hunksCited(hunks, e.file, e.line), `spot-check: ${clip(c.criterion)}`);
+  }
+  const cover = coverage(report, hunks);
+  take(hunks.filter((h) => !cover.has(key(h))), "no evidence cites this hunk");
+  const read = hunks.filter((h) => reasons.has(key(h)));
   return {
-    tier: "A",
+    tier,
     seed,
-    why: `self-review is consistent; spot-check ${checked.length} criterion(s)`,
-    hunks: chosen.map(({ hunk, reason }) => ({
-      file: hunk.file,
-      newStart: hunk.newStart,
-      newCount: hunk.newCount,
-      reason,
+    why: `${why}; spot-check ${checked.length} criterion(s)`,
+    hunks: read.map((h) => ({ ...place(h), reason: reasons.get(key(h))! })),
+    covered: hunks.filter((h) => !reasons.has(key(h))).map((h) => ({
+      ...place(h),
+      coveredBy: cover.get(key(h))!,
     })),
-    hunkBytes: size(chosen.map((c) => c.hunk)),
+    readBytes: size(read),
     diffBytes: size(hunks),
   };
 }

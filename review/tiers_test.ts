@@ -1,57 +1,143 @@
 import assert from "node:assert/strict";
 import type { SelfReview } from "../schemas/self_review.ts";
 import type { Hunk } from "../verify/hunks.ts";
-import { fullReview, guideFromSelfReview } from "./tiers.ts";
+import { fullReview, guideFromSelfReview, type ReviewGuide, tierOf } from "./tiers.ts";
 
 const hunk = (file: string, newStart: number): Hunk => ({
   file,
   fileHeader: "",
   newStart,
-  newCount: 5,
-  text: `@@ ${file} ${newStart}\n+x`,
+  newCount: 7,
+  text: `@@ -${newStart},6 +${newStart},7 @@\n+${file} ${newStart}`,
 });
-const HUNKS = [hunk("a.ts", 1), hunk("a.ts", 50), hunk("b.ts", 10), hunk("c.ts", 3)];
-const report = (evidence: [string, number | null][][]): SelfReview => ({
+// a.ts has a fix near its top and another change 200 lines below it.
+const HUNKS = [hunk("a.ts", 1), hunk("a.ts", 200), hunk("b.ts", 10), hunk("c.ts", 3)];
+type Status = "met" | "uncertain" | "unmet";
+const report = (
+  criteria: [Status, [string, number | null][]][],
+  extra: Partial<SelfReview> = {},
+): SelfReview => ({
   schemaVersion: 1,
   runId: "r",
   diffSha256: "h",
-  acceptanceEvidence: evidence.map((ev, i) => ({
+  acceptanceEvidence: criteria.map(([status, ev], i) => ({
     criterion: `criterion ${i}`,
-    status: "met",
+    status,
     evidence: ev.map(([file, line]) => ({ file, line })),
   })),
   findings: [],
   uncertainCriteria: [],
   summary: "s",
+  ...extra,
 });
 const ok = { diffSha256Mismatch: false, fallbackRecommended: false, spotCheckRequired: 1 };
+const P3 = {
+  priority: "P3" as const,
+  file: "b.ts",
+  line: 12,
+  problem: "a name is unclear",
+  requiredChange: "x",
+};
+const SEEDS = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"];
+const read = (g: ReviewGuide) => g.hunks.map((h) => `${h.file}:${h.newStart} ${h.reason}`);
+const bytesOf = (keys: string[]) =>
+  HUNKS.filter((h) => keys.includes(`${h.file}:${h.newStart}`))
+    .reduce((n, h) => n + new TextEncoder().encode(h.text).length, 0);
 
-Deno.test("guideFromSelfReview() at tier A lists the spot-checked hunks and files no evidence covers", () => {
-  const r = report([[["a.ts", 52]], [["b.ts", 11]]]);
-  const picks = new Set<string>();
-  for (const seed of ["s1", "s2", "s3", "s4", "s5", "s6"]) {
+Deno.test("a hunk no evidence cites is read at tier A even when another hunk of its file is cited", () => {
+  const r = report([["met", [["a.ts", 3], ["b.ts", 12], ["c.ts", 4]]]]);
+  for (const seed of SEEDS) {
     const guide = guideFromSelfReview(r, ok, HUNKS, seed);
     assert.equal(guide.tier, "A");
-    assert.equal(guide.hunks.length, 2, "one spot-checked hunk plus the file no evidence covers");
-    assert.deepEqual(guide.hunks[1], {
-      file: "c.ts",
-      newStart: 3,
-      newCount: 5,
-      reason: "no evidence points at this file",
-    });
-    assert.ok(guide.hunkBytes < guide.diffBytes);
-    assert.deepEqual(guideFromSelfReview(r, ok, HUNKS, seed), guide, "the same seed gives the same guide");
-    picks.add(`${guide.hunks[0].file}:${guide.hunks[0].newStart}`);
+    assert.ok(read(guide).includes("a.ts:200 no evidence cites this hunk"), read(guide).join("; "));
   }
-  assert.deepEqual([...picks].sort(), ["a.ts:50", "b.ts:10"], "different seeds check different criteria");
 });
 
-Deno.test("guideFromSelfReview() falls back to tier C on a hash mismatch or a recommended fallback", () => {
+Deno.test("every hunk is either read or covered by the criteria that cite it, and readBytes counts the read text", () => {
+  const r = report([["met", [["a.ts", 3], ["a.ts", 204]]], ["met", [["b.ts", 12]]], ["met", [["c.ts", 9]]]]);
+  for (const seed of SEEDS) {
+    const guide = guideFromSelfReview(r, ok, HUNKS, seed);
+    const readKeys = guide.hunks.map((h) => `${h.file}:${h.newStart}`);
+    const coveredKeys = guide.covered.map((h) => `${h.file}:${h.newStart}`);
+    assert.deepEqual(
+      [...readKeys, ...coveredKeys].sort(),
+      HUNKS.map((h) => `${h.file}:${h.newStart}`).sort(),
+    );
+    assert.equal(guide.hunks.length, 1, "one spot-checked citation, nothing uncited");
+    assert.match(guide.hunks[0].reason, /^spot-check: criterion \d$/);
+    for (const c of guide.covered) {
+      assert.deepEqual(c.coveredBy, [
+        c.file === "a.ts" ? "criterion 0" : c.file === "b.ts" ? "criterion 1" : "criterion 2",
+      ]);
+    }
+    assert.equal(guide.readBytes, bytesOf(readKeys));
+    assert.equal(guide.diffBytes, bytesOf(HUNKS.map((h) => `${h.file}:${h.newStart}`)));
+  }
+});
+
+Deno.test("a line-less citation cannot cover a file's hunks, and a far line covers none", () => {
+  const r = report([["met", [["b.ts", 12]]], ["met", [["a.ts", null], ["c.ts", 500]]]]);
+  const guide = guideFromSelfReview(r, ok, HUNKS, "s1");
+  assert.deepEqual(read(guide), [
+    "a.ts:1 no evidence cites this hunk",
+    "a.ts:200 no evidence cites this hunk",
+    "b.ts:10 spot-check: criterion 0",
+    "c.ts:3 no evidence cites this hunk",
+  ]);
+});
+
+Deno.test("the spot-check draw depends on the seed alone, and never lands on a criterion that cites nothing", () => {
+  const r = report([["met", [["a.ts", 3]]], ["met", [["b.ts", 12]]], ["met", [["README.md", 1]]], [
+    "met",
+    [["c.ts", 4]],
+  ]]);
+  const picks = new Set<string>();
+  for (const seed of SEEDS) {
+    const guide = guideFromSelfReview(r, ok, HUNKS, seed);
+    assert.deepEqual(guideFromSelfReview(r, ok, HUNKS, seed), guide, "the same seed gives the same guide");
+    const checked = guide.hunks.filter((h) => h.reason.startsWith("spot-check"));
+    assert.equal(checked.length, 1);
+    picks.add(checked[0].reason);
+  }
+  assert.ok(picks.size > 1, "different seeds check different criteria");
+  assert.ok(!picks.has("spot-check: criterion 2"), "criterion 2 cites nothing in the diff");
+});
+
+Deno.test("tierOf() gives C for another diff's hash, an unmet criterion or a P0-P2 finding", () => {
+  const clean = report([["met", [["a.ts", 3]]]]);
+  assert.equal(tierOf(clean, { ...ok, diffSha256Mismatch: true }).tier, "C");
+  assert.equal(tierOf(report([["met", [["a.ts", 3]]], ["unmet", []]]), ok).tier, "C");
+  for (const priority of ["P0", "P1", "P2"] as const) {
+    assert.equal(tierOf(report([["met", [["a.ts", 3]]]], { findings: [{ ...P3, priority }] }), ok).tier, "C");
+  }
+  assert.equal(tierOf(clean, ok).tier, "A");
+});
+
+Deno.test("tierOf() gives B, not C, for an uncertain criterion or a P3 finding, whatever fallbackRecommended says", () => {
+  const fallback = { ...ok, fallbackRecommended: true };
+  assert.equal(tierOf(report([["met", [["a.ts", 3]]], ["uncertain", [["b.ts", 12]]]]), fallback).tier, "B");
+  assert.equal(tierOf(report([["met", [["a.ts", 3]]]], { findings: [P3] }), ok).tier, "B");
   assert.equal(
-    guideFromSelfReview(report([[["a.ts", 1]]]), { ...ok, diffSha256Mismatch: true }, HUNKS, "s").tier,
-    "C",
+    tierOf(report([["met", [["a.ts", 3]]]], { uncertainCriteria: ["criterion 0"] }), ok).tier,
+    "B",
   );
-  const c = guideFromSelfReview(report([[["a.ts", 1]]]), { ...ok, fallbackRecommended: true }, HUNKS, "s");
-  assert.deepEqual([c.tier, c.hunks.length, c.hunkBytes], ["C", 4, c.diffBytes]);
-  assert.equal(fullReview(HUNKS, "x").hunks.length, 4);
+});
+
+Deno.test("tier B reads every hunk the doubted criteria and the P3 findings point at, plus the spot-check", () => {
+  const r = report([["met", [["c.ts", 4]]], ["uncertain", [["a.ts", null]]]], { findings: [P3] });
+  const guide = guideFromSelfReview(r, { ...ok, fallbackRecommended: true }, HUNKS, "s1");
+  assert.equal(guide.tier, "B");
+  assert.deepEqual(read(guide), [
+    "a.ts:1 uncertain: criterion 1",
+    "a.ts:200 uncertain: criterion 1",
+    "b.ts:10 P3 finding: a name is unclear",
+    "c.ts:3 spot-check: criterion 0",
+  ]);
+  assert.deepEqual(guide.covered, []);
+});
+
+Deno.test("tier C reads the whole diff", () => {
+  const c = guideFromSelfReview(report([["unmet", [["a.ts", 3]]]]), ok, HUNKS, "s");
+  assert.deepEqual([c.tier, c.hunks.length, c.covered.length, c.readBytes], ["C", 4, 0, c.diffBytes]);
+  assert.deepEqual(fullReview(HUNKS, "x").hunks.map((h) => h.reason), Array(4).fill("full review"));
 });

@@ -1,9 +1,10 @@
 /**
  * Which profile runs a task. Order: an explicit profile (`--profile` or the
  * picker) > the caller's `callerProfiles` entry (with its own fallback
- * chain) > difficulty routing by cost tier > `defaultProfile`. High risk
- * without an explicit profile is refused. Pure: config and task in, a
- * decision with everything it considered out.
+ * chain) > difficulty routing by cost tier > `defaultProfile`. Two gates no
+ * flag opens: a high-risk task never reaches a worker, and a task needing a
+ * modality never goes to a profile without it, however the profile was
+ * named. Pure: config and task in, a decision with everything it considered out.
  */
 import { SpotError } from "../errors.ts";
 import type { Config, CostTier, Profile } from "../schemas/config.ts";
@@ -132,14 +133,21 @@ function lookup(config: Config, name: string): Profile {
 export function selectProfile(config: Config, task: RoutableTask, options: SelectOptions): ProfileChoice {
   const difficulty = decideDifficulty(task);
   const targetTier = TARGET_TIER[difficulty.difficulty];
+  if (task.risk === "high") {
+    throw new SpotError(
+      "HIGH_RISK_BLOCKED",
+      "Cannot delegate a high-risk task: it stays with the parent agent",
+      {
+        details: {
+          hint: "do it in the parent; security, auth, production and irreversible work is not delegated",
+        },
+      },
+    );
+  }
   let pick: Candidate | null = null;
   if (options.profile) {
     const source = options.profileSource ?? "flag";
     pick = { name: options.profile, source, reason: `named by ${source}`, considered: [options.profile] };
-  } else if (task.risk === "high") {
-    throw new SpotError("HIGH_RISK_BLOCKED", "Cannot delegate a high-risk task without an explicit profile", {
-      details: { hint: "do it in the parent, or pass --profile after deciding the risk is acceptable" },
-    });
   }
   pick ??= byCaller(config, task, options.caller) ??
     byDifficulty(config, task, targetTier, difficulty.domain) ?? {
@@ -149,6 +157,15 @@ export function selectProfile(config: Config, task: RoutableTask, options: Selec
     considered: [config.defaultProfile],
   };
   const profile = lookup(config, pick.name);
+  if (!offers(profile, task.requiredCapabilities)) {
+    throw new SpotError(
+      "CAPABILITY_MISMATCH",
+      `Cannot use profile "${pick.name}" for a task that needs ${needsText(task)}: it offers ${
+        profile.modalities.join(", ")
+      } (capabilities ${profile.capabilities.join(", ")})`,
+      { details: { profile: pick.name, needs: task.requiredCapabilities ?? ["text", "code"] } },
+    );
+  }
   const model = options.model ?? profile.model;
   if (!model && options.requireModel !== false) {
     throw new SpotError("CLI_USAGE", `Cannot use profile "${pick.name}" without a model: pass --model`, {

@@ -117,10 +117,22 @@ const ROWS: Row[] = [
     expect: { error: "HIGH_RISK_BLOCKED" },
   },
   {
-    rule: "high risk with an explicit profile is allowed",
+    rule: "high risk is refused even with an explicit profile",
     task: { risk: "high" },
     options: { profile: "prem" },
-    expect: { profile: "prem", difficulty: "high", score: 5 },
+    expect: { error: "HIGH_RISK_BLOCKED" },
+  },
+  {
+    rule: "an explicit profile without the modality a task needs is refused",
+    task: { requiredCapabilities: ["text", "code", "vision-input"] },
+    options: { profile: "text-only" },
+    expect: { error: "CAPABILITY_MISMATCH" },
+  },
+  {
+    rule: "a picked profile without the modality a task needs is refused too",
+    task: { requiredCapabilities: ["text", "code", "image-output"] },
+    options: { profile: "vision", profileSource: "picker" },
+    expect: { error: "CAPABILITY_MISMATCH" },
   },
 ];
 
@@ -130,7 +142,7 @@ for (const row of ROWS) {
     if (row.expect.error) {
       assert.throws(
         () => selectProfile(CONFIG, task, row.options ?? {}),
-        (e) => isSpotError(e, "HIGH_RISK_BLOCKED"),
+        (e) => isSpotError(e, row.expect.error as "HIGH_RISK_BLOCKED" | "CAPABILITY_MISMATCH"),
       );
       return;
     }

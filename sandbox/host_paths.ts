@@ -1,10 +1,11 @@
 /**
  * The host facts a sandbox policy needs: which system paths exist (and which
- * are symlinks), and where a tool really lives so its whole install can be
- * shown read-only. The choices are pure (`installRoot`, `safeReadRoots`);
- * the lookups touch the filesystem and nothing else.
+ * are symlinks), which PATH dirs may be shown, and which read roots would
+ * show too much. The choices are pure (`safeReadRoots`); the lookups touch
+ * the filesystem and nothing else. Where a tool's own install is, and how
+ * little of it a sandbox needs, is tool_roots.ts.
  */
-import { delimiter, dirname, isAbsolute, normalize } from "node:path";
+import { delimiter, isAbsolute, normalize } from "node:path";
 
 /** Top-level system directories a program needs; missing ones are skipped. */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -69,19 +70,6 @@ export function systemView(): SystemView {
 }
 
 /**
- * Where a tool's install starts, from the real path of its binary: the
- * outermost node_modules for npm packages (the code and its dependencies),
- * the prefix above a `bin` directory, else the binary's own directory.
- */
-export function installRoot(realPath: string): string {
-  const parts = realPath.split("/");
-  const nm = parts.indexOf("node_modules");
-  if (nm > 0) return parts.slice(0, nm + 1).join("/");
-  const dir = dirname(realPath);
-  return dir.endsWith("/bin") && dir !== "/bin" && dir !== "/usr/bin" ? dirname(dir) : dir;
-}
-
-/**
  * Drops read roots that would show too much: `/` and top-level dirs
  * (/home, /tmp, /root), anything that holds a path that must stay out of
  * reach (the real HOME, spot's state, the user's checkout, other worktrees),
@@ -109,33 +97,13 @@ export function realPathOrNull(path: string): string | null {
   }
 }
 
-/** A binary a command starts, with its real path (null when it does not exist). */
-export interface Tool {
-  bin: string;
-  real: string | null;
-}
-
-/** Looks up where each binary really lives. */
-export function resolveTools(binaries: string[]): Tool[] {
-  return binaries.map((bin) => ({ bin, real: realPathOrNull(bin) }));
-}
-
 /**
- * What to show read-only so these tools run: each one's install root, or
- * when that is unsafe, the binary itself (and its real file). Pure.
+ * The existing absolute directories of a PATH value, for tools a command starts by name. Those under
+ * HOME are left out: `~/.local/bin` or `~/.npm-global/bin` would show a worker the rest of that tree's
+ * neighbours by name, and a tool there gets its own minimal roots instead (tool_roots.ts).
  */
-export function toolReadRoots(tools: Tool[], keepOut: string[], writable: string[]): string[] {
-  const out: string[] = [];
-  for (const { bin, real } of tools) {
-    if (!real) continue;
-    const roots = safeReadRoots([installRoot(real), installRoot(bin)], keepOut, writable);
-    const files = roots.length > 0 ? [] : safeReadRoots([bin, real], keepOut, writable);
-    for (const p of [...roots, ...files]) if (!out.includes(p)) out.push(p);
-  }
-  return out;
-}
-
-/** The existing absolute directories of a PATH value, for tools a command starts by name. */
-export function pathDirs(pathVar: string): string[] {
-  return pathVar.split(delimiter).filter((d) => isAbsolute(d) && lstatOrNull(d)?.isDirectory === true);
+export function pathDirs(pathVar: string, home: string | null): string[] {
+  return pathVar.split(delimiter).filter((d) =>
+    isAbsolute(d) && lstatOrNull(d)?.isDirectory === true && !(home && within(realPathOrNull(d) ?? d, home))
+  );
 }

@@ -1,20 +1,6 @@
 import assert from "node:assert/strict";
-import { installRoot, safeReadRoots, systemView } from "./host_paths.ts";
-
-Deno.test("installRoot() takes the outermost node_modules of an npm package", () => {
-  assert.equal(
-    installRoot("/w/.workers/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"),
-    "/w/.workers/node_modules",
-  );
-  assert.equal(installRoot("/usr/lib/node_modules/deno/deno"), "/usr/lib/node_modules");
-});
-
-Deno.test("installRoot() takes the prefix above a bin dir, but never / or /usr", () => {
-  assert.equal(installRoot("/opt/tool/bin/tool"), "/opt/tool");
-  assert.equal(installRoot("/home/u/.deno/bin/deno"), "/home/u/.deno");
-  assert.equal(installRoot("/usr/bin/git"), "/usr/bin");
-  assert.equal(installRoot("/opt/thing/run.sh"), "/opt/thing");
-});
+import { join } from "node:path";
+import { pathDirs, safeReadRoots, systemView } from "./host_paths.ts";
 
 Deno.test("safeReadRoots() drops /, top-level dirs, ancestors of kept-out paths and paths already writable", () => {
   const keepOut = ["/home/u", "/home/u/.local/state/pi-worker", "/srv/repo"];
@@ -47,4 +33,13 @@ Deno.test("systemView() on this host shows /usr and recreates merged-/usr links 
   if (bin.isSymlink) assert.ok(view.symlinks.some((l) => l.path === "/bin"));
   else assert.ok(view.readOnly.includes("/bin"));
   assert.ok(!view.readOnly.includes("/etc/shadow") && !view.readOnly.includes("/etc"));
+});
+
+Deno.test("pathDirs() keeps existing absolute PATH dirs and leaves out those under HOME", async () => {
+  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "spot-pathdirs-" }));
+  await Deno.mkdir(join(home, ".local", "bin"), { recursive: true });
+  const dirs = pathDirs(`/usr/bin:relative:${join(home, ".local", "bin")}:/no/such/dir`, home);
+  assert.deepEqual(dirs, ["/usr/bin"]);
+  assert.deepEqual(pathDirs(join(home, ".local", "bin"), null), [join(home, ".local", "bin")]);
+  await Deno.remove(home, { recursive: true });
 });

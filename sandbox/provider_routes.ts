@@ -3,6 +3,7 @@
  * routes and methods under the profile's base path, the credential swap, and
  * the headers that cross. Everything else is refused and logged.
  */
+import { redactText } from "./key_redaction.ts";
 
 export type ProviderApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-gemini";
 
@@ -96,10 +97,12 @@ export function upstreamHeaders(headers: Headers, realKey: string | null): Heade
   return out;
 }
 
-/** The response headers for the worker. */
-export function downstreamHeaders(headers: Headers): Headers {
+/** The response headers for the worker, with every spelling of the real key replaced by the placeholder. */
+export function downstreamHeaders(headers: Headers, realKey: string | null, placeholder: string): Headers {
   const out = new Headers();
-  for (const [name, value] of headers) if (!DROP.has(name) && name !== "set-cookie") out.set(name, value);
+  for (const [name, value] of headers) {
+    if (!DROP.has(name) && name !== "set-cookie") out.set(name, redactText(value, realKey, placeholder));
+  }
   return out;
 }
 

@@ -70,8 +70,20 @@ Deno.test("upstreamHeaders() swaps the placeholder for the real key and drops ro
 Deno.test("downstreamHeaders() passes content headers and drops cookies and encodings", () => {
   const h = downstreamHeaders(
     new Headers({ "content-type": "text/event-stream", "set-cookie": "a=b", "content-encoding": "gzip" }),
+    "sk-real",
+    "placeholder",
   );
   assert.deepEqual([...h.keys()], ["content-type"]);
+});
+
+Deno.test("downstreamHeaders() never hands the real key back, in a redirect or an echo", () => {
+  const h = downstreamHeaders(
+    new Headers({ location: "https://api.example/v1/x?key=sk-real&y=1", "x-echo": "Bearer sk-real" }),
+    "sk-real",
+    "placeholder",
+  );
+  assert.equal(h.get("location"), "https://api.example/v1/x?key=placeholder&y=1");
+  assert.equal(h.get("x-echo"), "Bearer placeholder");
 });
 
 Deno.test("netPermission() and basePath() read an upstream URL", () => {

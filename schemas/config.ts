@@ -28,6 +28,11 @@ export const Profile = z.object({
   model: z.string(),
   apiKeyEnv: z.string().regex(ENV_NAME_PATTERN).optional(),
   binary: z.string().optional().describe("Absolute path or command name of the worker CLI"),
+  readRoots: z.array(z.string().regex(/^(\/|~\/)/, "an absolute path or one starting with ~/")).optional()
+    .describe(
+      "Paths the worker may read inside the OS sandbox beyond its own install (e.g. a runtime under HOME); " +
+        "never one holding a credential file",
+    ),
   capabilities: z.array(Capability).default(["text", "code", "tool-use"]),
   costTier: CostTier.optional().describe("Leave it off to keep the profile out of difficulty routing"),
   strengths: z.array(Domain).default([]),

@@ -64,12 +64,16 @@ export interface RunState {
   sourceFingerprint: SourceFingerprint;
   sourceDirty: boolean;
   worktreePath: string;
+  /** The git dir spot created for the worktree; spot's git uses it, never the worktree's `.git` file. */
+  worktreeGitDir?: string;
   workerBranch: string;
   baseRevision: string;
   /** The commit the worker starts from: the base, or a snapshot of the dirty source on top of it. */
   workerBaseRevision: string;
   snapshotCommit: string | null;
   worktreeReady: boolean;
+  /** sha256 of each gate baseline written at prepare (`locked.json`, `escape.json`). */
+  baselines?: Record<string, string>;
   profile: string;
   adapter: string;
   provider: string;

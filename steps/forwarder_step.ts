@@ -14,6 +14,7 @@ import {
   refuseRoute,
   upstreamHeaders,
 } from "../sandbox/provider_routes.ts";
+import { redactStream } from "../sandbox/key_redaction.ts";
 import { watchParent } from "./emit.ts";
 
 export interface ForwarderSpec {
@@ -148,9 +149,13 @@ async function handle(request: Request): Promise<Response> {
     });
   };
   if (!upstream.body) finish(0, false);
-  return new Response(upstream.body ? capped(upstream.body, finish) : null, {
+  // Nothing that comes back may carry the real key: a redirect keeping `?key=`, an error quoting the header.
+  const answer = upstream.body
+    ? capped(upstream.body, finish).pipeThrough(redactStream(realKey, spec.placeholder))
+    : null;
+  return new Response(answer, {
     status: upstream.status,
-    headers: downstreamHeaders(upstream.headers),
+    headers: downstreamHeaders(upstream.headers, realKey, spec.placeholder),
   });
 }
 

@@ -1,5 +1,7 @@
 /** Where spot keeps config, state and cache; every root can be overridden by env. */
 import { join } from "node:path";
+import { SpotError } from "../errors.ts";
+import { RUN_ID_PATTERN } from "../schemas/task_contract.ts";
 
 export interface SpotPaths {
   configFile: string;
@@ -42,6 +44,17 @@ export function resolvePaths(read: EnvReader): SpotPaths {
   };
 }
 
+/**
+ * A run's directory. The id is checked first, wherever it came from (`--id`, a contract, a URL): an id like
+ * `../x` would otherwise name a directory outside the runs folder.
+ */
 export function runDir(paths: SpotPaths, runId: string): string {
+  if (!RUN_ID_PATTERN.test(runId)) {
+    throw new SpotError(
+      "RUN_NOT_FOUND",
+      `Cannot find run "${runId}": a run id is 3 to 80 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      { details: { runId } },
+    );
+  }
   return join(paths.runsDir, runId);
 }

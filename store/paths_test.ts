@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { isSpotError } from "../errors.ts";
 import { type EnvReader, resolvePaths, runDir } from "./paths.ts";
 
 const envOf = (vars: Record<string, string>): EnvReader => (name) =>
@@ -97,4 +98,15 @@ Deno.test({
     assert.equal(p.configFile, "/home/u/.config/pi-worker/config.json");
     assert.equal(p.cacheRoot, "/home/u/.cache/pi-worker");
   },
+});
+
+Deno.test("runDir() refuses an id that would name a directory outside the runs folder", () => {
+  const paths = resolvePaths(envOf({ HOME: "/home/u" }));
+  assert.equal(
+    runDir(paths, "run-20260101-abc123"),
+    "/home/u/.local/state/pi-worker/runs/run-20260101-abc123",
+  );
+  for (const bad of ["../x", "a/b", "..", "", "ab", "/etc", ".hidden", "x\0y"]) {
+    assert.throws(() => runDir(paths, bad), (e) => isSpotError(e, "RUN_NOT_FOUND"), bad);
+  }
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { SpotError } from "../errors.ts";
 import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import { RUN_ID_PATTERN } from "../schemas/task_contract.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 import { type HeldLock, tryLockRun } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
@@ -85,7 +86,7 @@ export class RunStore {
     const out: RunState[] = [];
     try {
       for await (const entry of Deno.readDir(this.paths.runsDir)) {
-        if (!entry.isDirectory) continue;
+        if (!entry.isDirectory || !RUN_ID_PATTERN.test(entry.name)) continue;
         const state = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
         if (state?.runId) out.push(state);
       }

@@ -5,14 +5,8 @@ import { spawnProcess } from "../sandbox/spawn.ts";
 
 export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const CLI = join(ROOT, "cli.ts");
-/** The rights the orchestrator runs with when installed (the same list as `deno task install`). */
-export const CLI_FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-run",
-  "--allow-env",
-  "--allow-net=127.0.0.1,localhost",
-];
+/** The rights the orchestrator runs with when installed (the same as `deno task install`). */
+export const CLI_FLAGS = ["--allow-all"];
 
 export interface SpotEnv {
   dir: string;

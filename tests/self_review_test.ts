@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
 import { type CliResult, spot, spotEnv } from "./helpers.ts";
 
-const REPORT = (sha: string) =>
+const REPORT = (sha: string, findings: Record<string, unknown>[] = []) =>
   JSON.stringify({
     schemaVersion: 1,
     runId: "{{runId}}",
@@ -17,7 +17,7 @@ const REPORT = (sha: string) =>
       },
       { criterion: "add_test.ts passes unchanged", status: "met", evidence: [{ file: "add.ts", line: 2 }] },
     ],
-    findings: [],
+    findings,
     uncertainCriteria: [],
     summary: "The operator is fixed.",
   });
@@ -55,6 +55,33 @@ Deno.test("a consistent self-review gives tier A and spot diff --hunks prints ex
   const diff = await spot(r.env, r.sc.repo, "diff", "--id", r.id, "--hunks");
   assert.equal(diff.json.tier, "A");
   assert.deepEqual((diff.json.hunks as { file: string }[]).map((h) => h.file), ["add.ts"]);
+  const guide = JSON.parse(await Deno.readTextFile(join(r.env.stateDir, "runs", r.id, "review-guide.json")));
+  assert.deepEqual(
+    [diff.json.coveredHunks, guide.covered],
+    [0, []],
+    "the one hunk is read, so none is left covered",
+  );
+  assert.deepEqual([diff.json.readBytes, guide.diffSha256], [guide.readBytes, r.verify.json.diffSha256]);
+  await Deno.remove(r.env.dir, { recursive: true });
+});
+
+Deno.test("a P3 self-finding gives tier B while the fallback stays recommended only for worse", async () => {
+  const note = {
+    priority: "P3",
+    file: "add.ts",
+    line: 2,
+    problem: "no doc comment",
+    requiredChange: "add one",
+  };
+  const r = await toSelfReview(
+    [{ op: "say", phase: "self-review", text: REPORT("{{diffSha256}}", [note]) }],
+    ANY_SIZE,
+  );
+  assert.deepEqual([r.self.json.reviewTier, r.self.json.fallbackRecommended], ["B", false], r.self.stderr);
+  const diff = await spot(r.env, r.sc.repo, "diff", "--id", r.id, "--hunks");
+  assert.deepEqual((diff.json.hunks as { reason: string }[]).map((h) => h.reason), [
+    "P3 finding: no doc comment",
+  ]);
   await Deno.remove(r.env.dir, { recursive: true });
 });
 

@@ -111,7 +111,7 @@ Deno.test("the same file activity outside the worktree is not progress", async (
 });
 
 Deno.test("without an OS sandbox, a process the worker daemonized out of its group is ended with the launch", async () => {
-  // Under bwrap the PID namespace takes such a process down; without one, only the HOME sweep finds it.
+  // Under bwrap the PID namespace takes such a process down; without one, spot as its subreaper does.
   const { env, run, runDir, events } = await runEpisode([
     { op: "exec", argv: ["sh", "-c", "setsid sleep 300 > /dev/null 2>&1 < /dev/null &"] },
     { op: "sleep", ms: 300 },

@@ -112,7 +112,8 @@ export async function approveRun(
       "Pi-Worker-Verification: passed",
       `Pi-Worker-Diff-Sha256: ${review.diffSha256}`,
     ].join("\n");
-    const cwd = state.worktreePath;
+    // Objects and branches live in the source's git dir; the worktree (and whatever git dir it names) is never asked.
+    const cwd = state.sourceRoot;
     const commit = await gitText(
       ["commit-tree", fresh.delta.tree, "-p", state.workerBaseRevision, "-F", "-"],
       {

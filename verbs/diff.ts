@@ -1,8 +1,12 @@
 /** `spot diff --id X [--hunks]`: the verified diff, whole or just the hunks the review guide asks for. */
 import { SpotError } from "../errors.ts";
+import { digestSelfReview } from "../review/digest.ts";
 import type { ReviewGuide } from "../review/tiers.ts";
+import type { SelfReview } from "../schemas/self_review.ts";
 import type { SpotContext } from "../store/context.ts";
 import { runHunks } from "../gates/review_guide.ts";
+
+const encoder = new TextEncoder();
 
 export async function diffRun(ctx: SpotContext, runId: string, options: { hunks?: boolean }) {
   const state = await ctx.store.load(runId);
@@ -16,25 +20,42 @@ export async function diffRun(ctx: SpotContext, runId: string, options: { hunks?
       },
     );
   }
-  const guide = await ctx.store.readJson<ReviewGuide>(runId, "review-guide.json");
-  const wanted = options.hunks && guide
-    ? new Map(guide.hunks.map((h) => [`${h.file}:${h.newStart}`, h.reason]))
-    : null;
+  const stored = await ctx.store.readJson<ReviewGuide>(runId, "review-guide.json");
+  // A guide from an earlier round (the worker revised, self-review has not run yet) says nothing of this diff.
+  const guide = stored?.diffSha256 === state.diffSha256 ? stored : null;
+  const key = (h: { file: string; newStart: number }) => `${h.file}:${h.newStart}`;
+  const wanted = options.hunks && guide ? new Map(guide.hunks.map((h) => [key(h), h.reason])) : null;
+  const covered = wanted ? guide!.covered : [];
+  const vouched = new Set(covered.map(key));
   const hunks = all
-    .filter((h) => !wanted || wanted.has(`${h.file}:${h.newStart}`))
+    // A hunk the guide neither reads nor vouches for is printed: the coverage rule holds even on a bad guide.
+    .filter((h) => !wanted || wanted.has(key(h)) || !vouched.has(key(h)))
     .map((h) => ({
       file: h.file,
       newStart: h.newStart,
       newCount: h.newCount,
-      reason: wanted?.get(`${h.file}:${h.newStart}`) ?? null,
+      reason: wanted ? wanted.get(key(h)) ?? "not in the review guide" : null,
       text: h.text,
     }));
+  // At tiers A and B the parent reads this output, not self-review.json: the map, then the code.
+  const report = wanted && guide!.tier !== "C"
+    ? await ctx.store.readJson<SelfReview>(runId, "self-review.json")
+    : null;
   return {
     runId,
     diffSha256: state.diffSha256,
     tier: guide?.tier ?? "C",
-    why: guide?.why ?? null,
+    why: guide?.why ?? (stored ? "the review guide was made for an earlier diff: read it all" : null),
     count: hunks.length,
+    /** Bytes of the hunk text printed here, next to the whole diff's. */
+    readBytes: hunks.reduce((n, h) => n + encoder.encode(h.text).length, 0),
+    diffBytes: all.reduce((n, h) => n + encoder.encode(h.text).length, 0),
+    ...(report ? { selfReview: digestSelfReview(report) } : {}),
     hunks,
+    /**
+     * Hunks not printed, each cited by a criterion of the digest (review-guide.json lists which); any can
+     * be read by hand with `spot diff --id X`.
+     */
+    coveredHunks: covered.length,
   };
 }

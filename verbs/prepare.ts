@@ -105,9 +105,12 @@ async function buildWorktree(
   let next = state;
   try {
     next = await materializeWorktree(ctx, state);
-    // Baselines for the lock and escape gates, taken before any worker runs.
-    await recordLocks(ctx, task, next.sourceRoot, next.workerBaseRevision);
-    await recordEscapeBaseline(ctx, next);
+    // Baselines for the lock and escape gates, taken before any worker runs; their hashes go in state.json.
+    const baselines = {
+      "locked.json": await recordLocks(ctx, task, next.sourceRoot, next.workerBaseRevision),
+      "escape.json": await recordEscapeBaseline(ctx, next),
+    };
+    next = await ctx.store.save({ ...next, baselines, updatedAt: ctx.now() });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await moveRun(ctx, next, "failed", "prepare failed", { failure: { code: "PREPARE_FAILED", message } });

@@ -8,7 +8,7 @@ import { git } from "../git/git.ts";
 import { killGroup, processAlive } from "../sandbox/spawn.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { materializeWorktree } from "../lifecycle/worktree.ts";
+import { materializeWorktree, worktreeOf } from "../lifecycle/worktree.ts";
 import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
 
@@ -53,7 +53,11 @@ async function reapLeftovers(ctx: SpotContext, runId: string): Promise<number> {
 }
 
 async function worktreeChanged(ctx: SpotContext, state: RunState, against: string | null): Promise<boolean> {
-  const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(state.runId));
+  const delta = await computeDelta(
+    await worktreeOf(state),
+    state.workerBaseRevision,
+    ctx.store.dir(state.runId),
+  );
   return against === null ? delta.diff.length > 0 : delta.diffSha256 !== against;
 }
 

@@ -4,6 +4,7 @@ import type { ChecksResult } from "../gates/checks.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
+import { requireBaselines } from "../gates/baselines.ts";
 import { guardEscape } from "../gates/escape_check.ts";
 import { revisionPrompt } from "../worker/prompt.ts";
 import { readReview } from "../config/review_load.ts";
@@ -12,6 +13,7 @@ import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { worktreeOf } from "../lifecycle/worktree.ts";
 
 export interface ReviseResult {
   runId: string;
@@ -56,6 +58,7 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     await ctx.store.writeJson(runId, `review-round-${round}.json`, review);
     const task = await loadTask(ctx.store, runId);
     const verification = await ctx.store.readJson<ChecksResult>(runId, "verification.json");
+    await requireBaselines(ctx, state);
     state = await moveRun(ctx, state, "revising", `revision round ${round}`, { revisionRound: round });
     const result = await runWorkerPhase(
       ctx,
@@ -67,7 +70,11 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     state = withTurn(state, "revise", result);
     await guardEscape(ctx, state, "revise");
     if (!result.outcome.ok) {
-      const delta = await computeDelta(state.worktreePath, state.workerBaseRevision, ctx.store.dir(runId));
+      const delta = await computeDelta(
+        await worktreeOf(state),
+        state.workerBaseRevision,
+        ctx.store.dir(runId),
+      );
       if (delta.diffSha256 === state.diffSha256 || result.outcome.failure?.code === "cancelled") {
         await failTurn(ctx, state, "revise", result.outcome);
       }

@@ -2,6 +2,7 @@
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
+import { requireBaselines } from "../gates/baselines.ts";
 import { guardEscape } from "../gates/escape_check.ts";
 import { implementationPrompt } from "../worker/prompt.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
@@ -30,6 +31,7 @@ export async function runWorker(ctx: SpotContext, runId: string): Promise<RunRes
       });
     }
     const task = await loadTask(ctx.store, runId);
+    await requireBaselines(ctx, state);
     state = await moveRun(ctx, state, "running", `worker ${state.profile} started`);
     const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task), task);
     state = withTurn(state, "run", result);

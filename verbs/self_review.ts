@@ -4,7 +4,7 @@
  */
 import { SelfReview } from "../schemas/self_review.ts";
 import { extractJsonObject, selfReviewSignals } from "../review/spot_check.ts";
-import { guideFromSelfReview } from "../review/tiers.ts";
+import { guideFromSelfReview, type ReviewTier } from "../review/tiers.ts";
 import { runHunks, writeFullGuide, writeGuide } from "../gates/review_guide.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -12,6 +12,10 @@ import { selfReviewPrompt } from "../worker/prompt.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
+import { resolveAdapter } from "../worker/binary.ts";
+import { requireBaselines } from "../gates/baselines.ts";
+import { guardEscape } from "../gates/escape_check.ts";
+import { guardReadOnlyTurn } from "../gates/read_only_turn.ts";
 import { moveRun } from "../lifecycle/move.ts";
 
 export interface SelfReviewResult {
@@ -23,9 +27,10 @@ export interface SelfReviewResult {
   spotCheckRequired?: number;
   fallbackRecommended?: boolean;
   selfReviewFile?: string;
-  reviewTier?: "A" | "C";
+  reviewTier?: ReviewTier;
   reviewWhy?: string;
   hunksToRead?: number;
+  hunksCovered?: number;
   reviewGuideFile?: string;
 }
 
@@ -61,6 +66,11 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
       surface += (await Deno.stat(`${state.worktreePath}/${file}`).catch(() => null))?.size ?? 0;
     }
     if (surface < settings.minSurfaceBytes) return await skip("review-surface-too-small");
+    // Without an OS sandbox only the CLI can keep this turn from writing; where it cannot, there is no turn.
+    if (state.sandbox !== "os" && resolveAdapter(state).selfReviewReadOnly !== "cli") {
+      return await skip("read-only-not-enforced");
+    }
+    await requireBaselines(ctx, state);
     const prompt = selfReviewPrompt(task, {
       diffSha256: verification.diffSha256,
       changedFiles: verification.security.changedFiles,
@@ -68,8 +78,11 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
         `${verification.security.changedFiles.length} files, +${verification.security.addedLines} -${verification.security.deletedLines}`,
       verificationSummary: summarizeChecks({ commands: verification.commands }),
     });
-    const result = await runWorkerPhase(ctx, state, "self-review", prompt);
+    const result = await runWorkerPhase(ctx, state, "self-review", prompt, task);
     state = withTurn(state, "self-review", result);
+    // Every worker turn gets the escape check, and this one must also have left the worktree as verified.
+    await guardEscape(ctx, state, "self-review");
+    await guardReadOnlyTurn(ctx, state, verification.diffSha256);
     if (!result.outcome.ok) return await skip("worker-failed");
     const extracted = extractJsonObject(result.outcome.text ?? "");
     if (extracted === undefined) return await skip("parse-failed");

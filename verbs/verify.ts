@@ -4,6 +4,7 @@
  * checks run only on a delta that passed them, in a pristine tree.
  */
 import { SpotError } from "../errors.ts";
+import type { ReviewTier } from "../review/tiers.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { blockRun } from "../lifecycle/block.ts";
 import { refuseNestedGit } from "../gates/nested_git.ts";
@@ -23,8 +24,9 @@ export interface VerifyResult {
   diffSha256: string;
   securityPassed: boolean;
   verificationFile: string;
-  reviewTier?: "A" | "C";
+  reviewTier?: ReviewTier;
   hunksToRead?: number;
+  hunksCovered?: number;
   reviewGuideFile?: string;
 }
 

@@ -57,10 +57,26 @@ export function splitHunks(diff: string): Hunk[] {
   return hunks;
 }
 
-/** The hunks of `file` that touch `line` (new side), or all of the file's hunks when line is null. */
+/**
+ * The hunks a reader should look at for a remark about `file` at `line` (a finding, an uncertain claim):
+ * the hunk near the line, else every hunk of the file. Generous on purpose: reading more is always safe.
+ */
 export function hunksAt(hunks: Hunk[], file: string, line: number | null): Hunk[] {
   const mine = hunks.filter((h) => h.file === file);
   if (line === null) return mine;
   const near = mine.filter((h) => line >= h.newStart - 3 && line <= h.newStart + Math.max(h.newCount, 1) + 3);
   return near.length > 0 ? near : mine;
+}
+
+/**
+ * The hunks one piece of evidence vouches for, strictly: the hunk whose new-side range (context lines
+ * included) holds `line`, so one citation never covers two hunks and a far line covers none. A citation
+ * without a line vouches only for hunks that have no new-side line to point at (a deleted or binary file):
+ * otherwise one line-less entry could vouch for every change in a file, a payload included.
+ */
+export function hunksCited(hunks: Hunk[], file: string, line: number | null): Hunk[] {
+  return hunks.filter((h) =>
+    h.file === file &&
+    (line === null ? h.newCount === 0 : line >= h.newStart && line < h.newStart + Math.max(h.newCount, 1))
+  );
 }

@@ -3,7 +3,9 @@
  * changed of it. Content is compared by blob id and mode, so restoring an
  * mtime hides nothing; a rename is a deletion plus an addition.
  */
-import { matchesGlob } from "./glob.ts";
+import { globToRegExp } from "./glob.ts";
+import { foldPath } from "./path_rules.ts";
+import { runnerLockPatterns } from "./runner_locks.ts";
 
 export type LockKind = "locked" | "verification";
 
@@ -93,6 +95,10 @@ export function lockPatterns(
   return [
     ...policy.lockedPaths.map((pattern) => ({ pattern, kind: "locked" as const })),
     ...policy.alwaysLockedPaths.map((pattern) => ({ pattern, kind: "verification" as const })),
+    ...runnerLockPatterns(policy.verificationArgv).map((pattern) => ({
+      pattern,
+      kind: "verification" as const,
+    })),
     ...argvFiles(policy.verificationArgv, tree).map((pattern) => ({
       pattern,
       kind: "verification" as const,
@@ -100,11 +106,20 @@ export function lockPatterns(
   ];
 }
 
+/**
+ * Whether a lock pattern covers a path, in any spelling a filesystem could take for the same file:
+ * `tests/ADD_test.ts` overwrites a locked `tests/add_test.ts` on a case-insensitive filesystem.
+ */
+function covers(path: string, pattern: string): boolean {
+  const regex = globToRegExp(pattern, { ignoreCase: true });
+  return pattern.toLowerCase() === path.toLowerCase() || regex.test(path) || regex.test(foldPath(path));
+}
+
 /** A parent's explicit lock names the file most precisely, so it wins over the harness defaults. */
 export function kindOf(path: string, patterns: LockSnapshot["patterns"]): LockKind | null {
   let kind: LockKind | null = null;
   for (const p of patterns) {
-    if (p.pattern !== path && !matchesGlob(path, p.pattern)) continue;
+    if (!covers(path, p.pattern)) continue;
     if (p.kind === "locked") return "locked";
     kind = "verification";
   }

@@ -102,3 +102,34 @@ Deno.test("argvFiles(), runsPackageScripts() and kindOf() find what the checks e
   assert.equal(kindOf("tests/a_test.ts", patterns), "locked", "the parent's explicit lock wins");
   assert.equal(kindOf("src/x.ts", patterns), null);
 });
+
+Deno.test("kindOf() covers a locked path in any case and any spelling a lenient filesystem folds to it", () => {
+  const patterns: LockSnapshot["patterns"] = [{ pattern: "tests/add_test.ts", kind: "locked" }];
+  for (const path of ["tests/add_test.ts", "tests/ADD_test.ts", "TESTS/Add_Test.TS", "tests/add_test.ts."]) {
+    assert.equal(kindOf(path, patterns), "locked", path);
+  }
+  assert.equal(kindOf("tests/add_test2.ts", patterns), null);
+});
+
+Deno.test("compareLocks() refuses a new file that differs from a locked one only in case", () => {
+  const issues = compareLocks(
+    snapshot,
+    new Map([...same, ["tests/A_TEST.ts", { mode: "100644", oid: "z" }]]),
+    json({ test: "jest" }),
+  );
+  assert.deepEqual(issues.map((i) => [i.code, i.file]), [["LOCKED_PATH_CHANGED", "tests/A_TEST.ts"]]);
+});
+
+Deno.test("lockPatterns() adds the files the checks' runners read", () => {
+  const tree = new Set<string>();
+  const policy = {
+    lockedPaths: [],
+    alwaysLockedPaths: [],
+    frozenPackageJsonKeys: [],
+    verificationArgv: [["make", "test"]],
+  };
+  const patterns = lockPatterns(policy, tree);
+  assert.equal(kindOf("Makefile", patterns), "verification");
+  assert.equal(kindOf("src/Makefile", patterns), "verification");
+  assert.equal(kindOf("pyproject.toml", patterns), null, "make does not read pyproject.toml");
+});

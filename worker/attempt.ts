@@ -15,7 +15,8 @@ import type { WorkerStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { resolveAdapter, resolveWorkerBinary } from "./binary.ts";
 import { type ExitMessage, failure, judgeTurn } from "./outcome.ts";
-import { reapLaunch } from "./reap.ts";
+import { type ProcessWatch, watchProcesses } from "./process_watch.ts";
+import { becomeSubreaper } from "./subreaper.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -71,7 +72,7 @@ async function writePlanFiles(
 }
 
 type Planned =
-  | { ok: true; adapter: WorkerAdapter; launch: WorkerLaunch; spec: WorkerStepSpec; homeDir: string }
+  | { ok: true; adapter: WorkerAdapter; launch: WorkerLaunch; spec: WorkerStepSpec }
   | { ok: false; outcome: WorkerOutcome };
 
 /** Everything before the worker starts: binary, key, private HOME, sandbox, the adapter's plan. */
@@ -149,7 +150,7 @@ async function planAttempt(
     rawStreamFile: join(runDir, "worker-stream.jsonl"),
     killBinary: killProgram(ctx),
   };
-  return { ok: true, adapter, launch, spec, homeDir };
+  return { ok: true, adapter, launch, spec };
 }
 
 export async function attempt(
@@ -161,10 +162,13 @@ export async function attempt(
 ): Promise<AttemptResult> {
   const planned = await planAttempt(ctx, state, phase, prompt, n);
   if (!planned.ok) return { outcome: planned.outcome, enforcement: null };
-  const { adapter, launch, spec, homeDir } = planned;
+  const { adapter, launch, spec } = planned;
+  // What the launch detaches is re-parented to spot, which ends it after the turn.
+  becomeSubreaper();
   const runDir = ctx.store.dir(state.runId);
   const parse = newParseState();
   const box: { exit: ExitMessage | null } = { exit: null };
+  let watch: ProcessWatch | null = null;
   let events = 0;
   const step = await runStep(ctx, {
     kind: "worker",
@@ -183,6 +187,8 @@ export async function attempt(
     sandboxBackend: launch.backend,
     enforcement: launch.enforcement,
     onMessage: async (message) => {
+      // The worker's process tree is watched from its first moment, to end what detaches from it.
+      if (message.t === "started" && Deno.build.os === "linux") watch = watchProcesses(message.pid);
       if (message.t === "exit") box.exit = message;
       if (message.t !== "line") return;
       for (const event of adapter.parseLine(message.line, parse)) {
@@ -192,7 +198,7 @@ export async function attempt(
       ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
     },
   }).finally(launch.stop);
-  const reaped = reapLaunch(homeDir);
+  const reaped = (watch as ProcessWatch | null)?.reap() ?? [];
   if (reaped.length > 0) {
     await ctx.store.event(state.runId, {
       type: "note",

@@ -55,7 +55,8 @@ export async function runWorkerPhase(
   state: RunState,
   phase: Phase,
   prompt: string,
-  options: { requiredCapabilities?: readonly CapabilityName[] } = {},
+  /** What the task needs; a fallback profile without it is never tried. */
+  options: { requiredCapabilities: readonly CapabilityName[] },
 ): Promise<PhaseResult> {
   const promptFile = ctx.store.file(state.runId, `prompt-${phase}-r${state.revisionRound}.md`);
   await Deno.writeTextFile(promptFile, prompt, { mode: 0o600 });

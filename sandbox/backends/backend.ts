@@ -27,7 +27,7 @@ export function noneEnforcement(): Enforcement {
     notEnforced: [
       "filesystem: the command can read and write anything the user can",
       "network: the command can reach any host",
-      "processes: a daemon that calls setsid survives the group kill",
+      "processes: a detached process (setsid, a double fork) is ended only by spot as its subreaper, so it survives if spot is killed",
       "secrets: the provider key is in the worker's environment",
     ],
   };

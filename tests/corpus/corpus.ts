@@ -40,8 +40,8 @@ export type Kind = "deno" | "node";
 /** A repo of the given kind, a contract for it, and the episode; then the loop as far as it goes. */
 export async function runEpisode(
   kind: Kind,
-  episode: (repoName: string) => Record<string, unknown>[],
-  options: { sandbox?: "none" | "bwrap" } = {},
+  episode: (repoName: string, env: SpotEnv) => Record<string, unknown>[],
+  options: { sandbox?: "none" | "bwrap"; allowedPaths?: string[] } = {},
 ): Promise<Outcome> {
   const env = await spotEnv({ verificationEnvAllowlist: ["CI", "NPM_CONFIG_UPDATE_NOTIFIER"] });
   const repo = kind === "deno"
@@ -56,7 +56,7 @@ export async function runEpisode(
   await writeJson(taskFile, {
     schemaVersion: 1,
     goal: "Fix add() so that it returns the sum of its two arguments",
-    allowedPaths: kind === "deno" ? ["add.ts"] : ["add.mjs", "package.json"],
+    allowedPaths: options.allowedPaths ?? (kind === "deno" ? ["add.ts"] : ["add.mjs", "package.json"]),
     lockedPaths: kind === "deno" ? ["add_test.ts"] : ["add.test.mjs"],
     acceptanceCriteria: ["add(2, 3) returns 5"],
     verification: kind === "deno"
@@ -65,7 +65,7 @@ export async function runEpisode(
     risk: "low",
   });
   const episodeFile = join(env.dir, "episode.jsonl");
-  await writeEpisode(episodeFile, episode(basename(repo)));
+  await writeEpisode(episodeFile, episode(basename(repo), env));
   const prep = await spot(
     env,
     repo,

@@ -7,9 +7,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BACKENDS, episode, expectEscape, filesContaining, lab, readOr } from "./harness.ts";
-
-const KEY_ENV = "SPOT_TEST_PROVIDER_KEY";
+import {
+  BACKENDS,
+  episode,
+  expectEscape,
+  fakeCliLab,
+  filesContaining,
+  PROVIDER_KEY_ENV as KEY_ENV,
+  readOr,
+} from "./harness.ts";
 
 /** The worker CLI: reads pi's models.json like pi would, then tries everything; prints a pi stream. */
 const FAKE_CLI = `
@@ -65,31 +71,9 @@ for (const backend of BACKENDS) {
     sanitizeOps: false,
     fn: async (t) => {
       const up = provider();
-      const cliDir = await Deno.makeTempDir({ prefix: "spot-fakecli-" });
-      const realKey = `sk-live-${crypto.randomUUID()}`;
-      const binary = join(cliDir, "fake-cli");
-      await Deno.writeTextFile(join(cliDir, "fake_cli.ts"), FAKE_CLI);
-      await Deno.writeTextFile(
-        binary,
-        `#!/bin/sh\nexec deno run -A --no-config --no-lock "$(dirname "$0")/fake_cli.ts"\n`,
-      );
-      await Deno.chmod(binary, 0o755);
-      const l = await lab({
+      const { lab: l, realKey } = await fakeCliLab(FAKE_CLI, up.url, {
         files: { "upstream.txt": `${up.url}/v1\n` },
-        config: {
-          profiles: {
-            fakecli: {
-              adapter: "pi",
-              provider: "scripted",
-              model: "m",
-              apiKeyEnv: KEY_ENV,
-              baseUrl: `${up.url}/v1`,
-              binary,
-            },
-          },
-        },
       });
-      l.env.env[KEY_ENV] = realKey;
       try {
         const ep = await episode(l, backend, [], { prepareArgs: ["--profile", "fakecli"] });
         assert.equal(ep.run.code, 0, ep.run.stderr);
@@ -141,7 +125,6 @@ for (const backend of BACKENDS) {
         });
       } finally {
         await up.close();
-        await Deno.remove(cliDir, { recursive: true }).catch(() => {});
         await l.cleanup();
       }
     },

@@ -226,3 +226,43 @@ export function toolText(ep: Episode): string {
 
 /** The last line every attack script prints, so a script that never ran cannot pass. */
 export const SCRIPT_END = "SCRIPT_END_OK";
+
+/** The env var scripted providers' keys travel in. */
+export const PROVIDER_KEY_ENV = "SPOT_TEST_PROVIDER_KEY";
+
+/**
+ * A lab whose `fakecli` profile runs `script` (a Deno program) as a pi-adapter worker CLI against a
+ * provider at `upstream`, with a fresh real key in the profile's key variable.
+ */
+export async function fakeCliLab(
+  script: string,
+  upstream: string,
+  options: LabOptions = {},
+): Promise<{ lab: Lab; realKey: string }> {
+  const l = await lab(options);
+  const cliDir = join(l.dir, "fake-cli");
+  await Deno.mkdir(cliDir);
+  const binary = join(cliDir, "fake-cli");
+  await Deno.writeTextFile(join(cliDir, "fake_cli.ts"), script);
+  await Deno.writeTextFile(
+    binary,
+    `#!/bin/sh\nexec deno run -A --no-config --no-lock "$(dirname "$0")/fake_cli.ts"\n`,
+  );
+  await Deno.chmod(binary, 0o755);
+  const config = JSON.parse(await Deno.readTextFile(l.env.configFile));
+  config.profiles = {
+    ...config.profiles,
+    fakecli: {
+      adapter: "pi",
+      provider: "scripted",
+      model: "m",
+      apiKeyEnv: PROVIDER_KEY_ENV,
+      baseUrl: `${upstream}/v1`,
+      binary,
+    },
+  };
+  await writeJson(l.env.configFile, config);
+  const realKey = `sk-live-${crypto.randomUUID()}`;
+  l.env.env[PROVIDER_KEY_ENV] = realKey;
+  return { lab: l, realKey };
+}

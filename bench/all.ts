@@ -1,0 +1,28 @@
+/**
+ * `deno task bench`: every benchmark, one after the other (they measure wall time, so never in parallel),
+ * each printing its BENCH lines. Exits 1 when any of them missed a target or failed, after all have run.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawnProcess } from "../sandbox/spawn.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BENCHES = ["loop_bench.ts", "review_bench.ts", "dashboard_bench.ts", "sandbox_bench.ts"];
+/** A bench that hangs is a failure, not a wait. */
+const TIMEOUT_MS = 15 * 60_000;
+
+let failed = 0;
+for (const name of BENCHES) {
+  const r = await spawnProcess([Deno.execPath(), "run", "--no-prompt", "--allow-all", join(here, name)], {
+    env: Deno.env.toObject(),
+    timeoutMs: TIMEOUT_MS,
+    onStdoutLine: (line) => console.log(line),
+  });
+  if (r.exitCode !== 0) {
+    failed++;
+    console.log(
+      `bench ${name} exited ${r.exitCode ?? r.signal}${r.stderr ? `: ${r.stderr.trim().slice(-500)}` : ""}`,
+    );
+  }
+}
+if (failed > 0) Deno.exit(1);

@@ -1,0 +1,64 @@
+/**
+ * Ends what a worker launch left behind outside its process group. spot is
+ * the child subreaper of its tree (subreaper.ts), so whatever the launch
+ * detached is re-parented to spot: after the step ends, every live child of
+ * spot started during the turn is the launch's. Besides, the launch's tree
+ * is read every WATCH_MS and every member remembered, and each remembered
+ * process still alive, with whatever runs in a group or session one of them
+ * leads, is killed too (this alone is what remains where there is no
+ * subreaper). Found by parent links, groups and sessions: never by anything
+ * in a process's environment. Under bwrap the PID namespace ends them all
+ * first.
+ */
+import { descendants, identity, leftovers, orphansOf, type ProcInfo, readProcesses } from "./process_tree.ts";
+
+/** Often enough to see a dev server or a watcher detach; cheap (a few ms for a few hundred processes). */
+export const WATCH_MS = 200;
+/** Each pass kills one generation of a detached tree; deeper trees than this are a fork bomb, already capped. */
+const REAP_PASSES = 8;
+
+export interface ProcessWatch {
+  /** Stops watching, kills every leftover, and returns their pids. */
+  reap(): number[];
+}
+
+function kill(pid: number): void {
+  try {
+    Deno.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already, or not ours to kill.
+  }
+}
+
+/** The start time of this process's own children must be at least this to count as the launch's. */
+function startOf(pid: number): number {
+  return readProcesses().find((p) => p.pid === pid)?.start ?? Number.MAX_SAFE_INTEGER;
+}
+
+export function watchProcesses(root: number): ProcessWatch {
+  const seen = new Map<string, ProcInfo>();
+  const since = startOf(root);
+  const look = () => {
+    for (const p of descendants(readProcesses(), root)) seen.set(identity(p), p);
+  };
+  look();
+  const timer = setInterval(look, WATCH_MS);
+  return {
+    reap() {
+      clearInterval(timer);
+      look();
+      const killed = new Set<number>();
+      // Killing a detached process re-parents its own children to spot; a few passes take them too.
+      for (let pass = 0; pass < REAP_PASSES; pass++) {
+        const table = readProcesses();
+        const left = [...leftovers(table, seen, Deno.pid), ...orphansOf(table, Deno.pid, since)];
+        if (left.length === 0) break;
+        for (const p of left) {
+          kill(p.pid);
+          killed.add(p.pid);
+        }
+      }
+      return [...killed];
+    },
+  };
+}
