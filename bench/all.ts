@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import { spawnProcess } from "../sandbox/spawn.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BENCHES = ["loop_bench.ts", "review_bench.ts", "dashboard_bench.ts", "sandbox_bench.ts"];
+const BENCHES = [
+  "loop_bench.ts",
+  "review_bench.ts",
+  "dashboard_bench.ts",
+  "sandbox_bench.ts",
+  "setup_bench.ts",
+];
 /** A bench that hangs is a failure, not a wait. */
 const TIMEOUT_MS = 15 * 60_000;
 

@@ -47,6 +47,7 @@ const policy: SandboxPolicy = {
   symlinks: view.symlinks,
   writable: [worktree],
   protected: [],
+  binds: [],
   scratch: [{ path: "/tmp", sizeBytes: TMP_SIZE_BYTES }, {
     path: "/home/spot-check",
     sizeBytes: HOME_SIZE_BYTES,

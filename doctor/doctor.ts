@@ -18,6 +18,7 @@ import type { RoutableTask } from "../routing/difficulty.ts";
 import type { Check } from "./check.ts";
 export type { Check };
 import { credentialCheck, piProviderCheck } from "./keys.ts";
+import { dependencyCheck, outlookHere } from "./dependencies.ts";
 import { selectProfile } from "../routing/select_profile.ts";
 
 export interface DoctorOptions {
@@ -131,6 +132,8 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   if (!choice.model) {
     checks.push({ name: "model", ok: false, detail: "the profile has no model", fix: "pass --model" });
   }
+  const dependencies = await outlookHere(ctx);
+  checks.push(dependencyCheck(dependencies));
   const summary = {
     profile: choice.name,
     profileSource: choice.routing.profileSource,
@@ -139,6 +142,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
     adapter: profile.adapter,
     model: choice.model,
     routing: choice.routing,
+    dependencies,
     checks,
   };
   const failed = checks.filter((c) => !c.ok);

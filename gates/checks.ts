@@ -2,14 +2,14 @@
  * Runs the contract's verification commands through the verify step, in a
  * given directory, with the env allowlist and output caps.
  */
-import { isAbsolute, join } from "node:path";
 import type { Enforcement } from "../schemas/sandbox_record.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
-import { which } from "../sandbox/which.ts";
+import { resolveRunner } from "../workspace/runner.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { killProgram, runStep } from "../isolation/step_runner.ts";
 import { checkLaunch } from "../isolation/check_launch.ts";
+import { dependencyHint } from "../verify/dependency_hint.ts";
 
 /** Names every check inherits from spot's own environment (the seed's list). */
 const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
@@ -27,7 +27,11 @@ export interface CommandResult {
   stderrTruncated: boolean;
   spawnError: string | null;
   passed: boolean;
+  /** For a check that failed on a missing dependency: what the trees had and how to provide it. */
+  hint?: string;
 }
+
+const hinted = (hint: string | null) => hint ? { hint } : {};
 
 export interface ChecksResult {
   passed: boolean;
@@ -38,12 +42,6 @@ export interface ChecksResult {
   commands: CommandResult[];
 }
 
-function resolveProgram(program: string, cwd: string, path: string): string {
-  if (isAbsolute(program)) return program;
-  if (program.includes("/")) return join(cwd, program);
-  return which(program, path) ?? program;
-}
-
 export async function runChecks(
   ctx: SpotContext,
   runId: string,
@@ -52,7 +50,7 @@ export async function runChecks(
 ): Promise<ChecksResult> {
   const path = ctx.env("PATH") ?? "";
   const commands = task.verification.map((v) => {
-    const program = resolveProgram(v.argv[0], cwd, path);
+    const program = resolveRunner(v.argv[0], { cwd, pathVar: path, env: ctx.env });
     return {
       argv: [program, ...v.argv.slice(1)],
       timeoutSeconds: v.timeoutSeconds,
@@ -62,6 +60,7 @@ export async function runChecks(
   });
   const killBinary = killProgram(ctx);
   const box = await checkLaunch(ctx, runId, cwd, commands);
+  const deps = (await ctx.store.load(runId)).dependencies;
   const spec: VerifyStepSpec = {
     cwd,
     commands: box.commands,
@@ -112,6 +111,7 @@ export async function runChecks(
         stderrTruncated: message.stderrTruncated,
         spawnError: message.spawnError ?? null,
         passed,
+        ...(passed ? {} : hinted(dependencyHint(message.stdout + message.stderr, deps))),
       });
       await ctx.store.event(runId, {
         type: "verify_command",
@@ -124,6 +124,9 @@ export async function runChecks(
       });
       ctx.progress?.(`verify ${runId}: ${results.length}/${commands.length} checks`);
     },
+  }).finally(async () => {
+    // Only an empty dir is removed: a mount point bwrap made, never anything a check wrote.
+    for (const dir of box.mountPoints) await Deno.remove(dir).catch(() => {});
   });
   const interrupted = step.result.cancelled || results.length < commands.length;
   return {
@@ -141,6 +144,6 @@ export function summarizeChecks(checks: Pick<ChecksResult, "commands">): string 
     `${c.passed ? "PASS" : "FAIL"} ${c.argv.join(" ")} (exit ${c.exitCode ?? c.signal ?? "none"}${
       c.timedOut ? ", timed out" : ""
     })` +
-    (c.passed ? "" : `\n${(c.stdout + c.stderr).slice(-1500)}`)
+    (c.passed ? "" : `\n${(c.stdout + c.stderr).slice(-1500)}`) + (c.hint ? `\nHint: ${c.hint}` : "")
   ).join("\n") || "no checks ran";
 }

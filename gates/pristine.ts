@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { git, gitText } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
+import { furnishTree } from "../workspace/furnish.ts";
 
 export async function withPristineTree<T>(
   ctx: SpotContext,
@@ -31,6 +32,8 @@ export async function withPristineTree<T>(
   await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
   await git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd });
   try {
+    // The same ignored files and dependency dirs the worker had, from the source, never from its worktree.
+    await furnishTree(state, dir);
     return await fn(dir);
   } finally {
     await git(["worktree", "remove", "--force", dir], { cwd, allowFailure: true });

@@ -5,14 +5,25 @@
  * made of exactly the names checks have always received.
  */
 import { isAbsolute } from "node:path";
+import { within } from "../sandbox/host_paths.ts";
 import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";
 import type { VerifyCommandSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
+import { dependencyBinds } from "./dependency_binds.ts";
 import { combine } from "./enforcement.ts";
 import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
 import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
 import { buildStepPolicy } from "./step_policy.ts";
+
+const exists = (path: string) => {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The private HOME of a check; an empty tmpfs. */
 export const CHECK_HOME = "/home/spot-check";
@@ -26,6 +37,11 @@ export interface CheckLaunch {
   programs: string[];
   /** What the checks' policies enforced (null under `none`: see sandboxDetails). */
   enforcement: Enforcement | null;
+  /**
+   * Dirs bwrap will create in the tree as mount points for the dependency binds: the caller removes them
+   * (when still empty) after the checks, so the user's checkout is left as it was after integration.
+   */
+  mountPoints: string[];
 }
 
 function checkEnv(ctx: SpotContext, command: VerifyCommandSpec): Record<string, string> {
@@ -48,17 +64,28 @@ export async function checkLaunch(
   const box = await sandboxForRun(ctx, state);
   const programs = commands.map((c) => c.argv[0]).filter((p) => isAbsolute(p));
   if (box.backend.name === "none") {
-    return { level: box.backend.level, backend: "none", commands, programs, enforcement: null };
+    return {
+      level: box.backend.level,
+      backend: "none",
+      commands,
+      programs,
+      enforcement: null,
+      mountPoints: [],
+    };
   }
   const host = hostFacts(ctx, box, state.sourceRoot);
   const here = cwdFacts(cwd, await lockedFiles(ctx, state));
   const enforcements: Enforcement[] = [];
+  // Only the user's own checkout (the checks after integration) keeps a dependency dir it has: in a tree spot
+  // made, a dir that is already there came from the worker's diff, and the real one is bound over it.
+  const binds = dependencyBinds(state.dependencies, cwd, cwd === state.sourceRoot ? exists : () => false);
   const wrapped = commands.map((command) => {
     const policy = buildStepPolicy(
       {
         kind: "check",
         cwd,
         tools: resolveTools([command.argv[0]], host.home),
+        binds,
         home: { path: CHECK_HOME },
         env: checkEnv(ctx, command),
         network: { mode: "none" },
@@ -75,5 +102,6 @@ export async function checkLaunch(
     commands: wrapped,
     programs: programs.length > 0 ? [box.backend.program(programs)] : [],
     enforcement: combine(enforcements),
+    mountPoints: binds.map((b) => b.to).filter((to) => within(to, cwd) && !exists(to)),
   };
 }

@@ -42,6 +42,8 @@ export interface HostFacts {
   prlimit: string | null;
   /** Absolute path of sh, for the wrapper inside. */
   shell: string;
+  /** The bridge program a network channel runs inside the sandbox. */
+  bridgeScript: string;
 }
 
 /** What is true of the directory a step works in. */
@@ -131,6 +133,7 @@ export function hostFacts(ctx: SpotContext, box: RunSandbox, sourceRoot: string)
     keepOut: keepOutPaths(ctx, sourceRoot),
     prlimit: box.probe?.prlimit ?? null,
     shell: box.shell,
+    bridgeScript: join(SPOT_ROOT, "sandbox", "bridge.ts"),
   };
 }
 

@@ -8,10 +8,11 @@
  * `backend.enforcement(policy)` says what the run got.
  */
 import { safeReadRoots, within } from "../sandbox/host_paths.ts";
-import { type Tool, toolReadRoots } from "../sandbox/tool_roots.ts";
+import { type Tool, toolLinks, toolReadRoots } from "../sandbox/tool_roots.ts";
 import {
   DEFAULT_LIMITS,
   HOME_SIZE_BYTES,
+  insideEndpoint,
   type NetworkPolicy,
   type SandboxPolicy,
   TMP_SIZE_BYTES,
@@ -29,6 +30,8 @@ export interface StepRequest {
   readOnly?: string[];
   /** Binaries the command starts; their installs become readable. */
   tools: Tool[];
+  /** Directories shown read-only at another path (dependency dirs), decided by the caller. */
+  binds?: { from: string; to: string }[];
   /** The private HOME (an empty tmpfs) and the files written into it beforehand. */
   home: { path: string; files?: string[] };
   env: Record<string, string>;
@@ -38,6 +41,14 @@ export interface StepRequest {
 /** Worker turns see spot's own checkout read-only: the replay worker and test fixtures run from it. */
 function showsSpotRoot(kind: StepKind): boolean {
   return kind === "worker" || kind === "self-review";
+}
+
+/** Behind the egress proxy, every client that honours the usual variables finds it (npm, pip, uv, curl). */
+function proxyEnv(network: NetworkPolicy): Record<string, string> {
+  if (network.mode !== "proxy") return {};
+  const url = `http://127.0.0.1:${insideEndpoint("proxy").port}`;
+  // Node's own fetch reads them only when told to (Node 24+); npm, pip and uv read them anyway.
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NODE_USE_ENV_PROXY: "1" };
 }
 
 /** A self-review turn only reads the worktree: it is mounted read-only, so no flag of the CLI matters. */
@@ -61,15 +72,24 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     ...safeReadRoots(request.readOnly ?? [], host.keepOut, writable),
     ...(request.home.files ?? []),
   ];
-  const env: Record<string, string> = { TMPDIR: "/tmp", ...request.env, HOME: request.home.path };
+  const env: Record<string, string> = {
+    TMPDIR: "/tmp",
+    ...request.env,
+    ...proxyEnv(request.network),
+    HOME: request.home.path,
+  };
   if (host.denoDir && readOnly.includes(host.denoDir)) env.DENO_DIR = host.denoDir;
   return {
     cwd: request.cwd,
     readOnly: [...new Set(readOnly)],
-    symlinks: host.system.symlinks,
+    symlinks: [
+      ...host.system.symlinks,
+      ...toolLinks([...request.tools, ...host.baseTools], [...writable, ...readOnly]),
+    ],
     writable,
     // Under a read-only worktree there is nothing left to protect.
     protected: writesCwd(request.kind) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
+    binds: request.binds ?? [],
     scratch: [
       { path: "/tmp", sizeBytes: TMP_SIZE_BYTES },
       { path: request.home.path, sizeBytes: HOME_SIZE_BYTES },

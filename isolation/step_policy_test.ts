@@ -9,11 +9,12 @@ const HOST: HostFacts = {
   pathDirs: ["/usr/bin", "/opt/tools/bin", "/home/u"],
   denoDir: "/opt/deno-cache",
   deno: "/opt/deno/bin/deno",
-  baseTools: [{ bin: "/opt/deno/bin/deno", real: "/opt/deno/bin/deno", roots: ["/opt/deno"] }],
+  baseTools: [{ bin: "/opt/deno/bin/deno", real: "/opt/deno/bin/deno", roots: ["/opt/deno"], links: [] }],
   spotRoot: "/opt/spot",
   keepOut: ["/home/u", "/state", "/cache", "/repo"],
   prlimit: "/usr/bin/prlimit",
   shell: "/usr/bin/sh",
+  bridgeScript: "/opt/spot/sandbox/bridge.ts",
 };
 const CWD = {
   dotGit: "/wt/.git",
@@ -25,7 +26,7 @@ function check(overrides: Partial<StepRequest> = {}): StepRequest {
   return {
     kind: "check",
     cwd: "/wt",
-    tools: [{ bin: "/usr/bin/node", real: "/usr/bin/node", roots: ["/usr/bin"] }],
+    tools: [{ bin: "/usr/bin/node", real: "/usr/bin/node", roots: ["/usr/bin"], links: [] }],
     home: { path: "/home/spot-check" },
     env: { PATH: "/usr/bin", HOME: "/home/u" },
     network: { mode: "none" },

@@ -16,10 +16,19 @@ import { writeJsonAtomic } from "../store/files.ts";
 /** A step gets this long to stop its own children after SIGTERM before we SIGKILL it. */
 const STEP_KILL_GRACE_MS = 5_000;
 
-export type StepKind = "worker" | "verify" | "forwarder";
+export type StepKind = "worker" | "verify" | "setup" | "forwarder" | "egress";
+
+/** A setup is one command run like a check: the verify step program runs it. */
+const SCRIPTS: Record<StepKind, string> = {
+  worker: "worker_step.ts",
+  verify: "verify_step.ts",
+  setup: "verify_step.ts",
+  forwarder: "forwarder_step.ts",
+  egress: "egress_step.ts",
+};
 
 export function stepScript(kind: StepKind): string {
-  return fileURLToPath(new URL(`../steps/${kind}_step.ts`, import.meta.url));
+  return fileURLToPath(new URL(`../steps/${SCRIPTS[kind]}`, import.meta.url));
 }
 
 /** Where Deno keeps its module cache, so a step with a private HOME still finds it. */
@@ -65,7 +74,12 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
   const specFile = join(dir, "steps", `${stepId}.json`);
   await Deno.mkdir(join(dir, "steps"), { recursive: true });
   await writeJsonAtomic(specFile, run.spec);
-  const policy: StepPolicy = { ...run.policy, script: stepScript(run.kind) };
+  // A step always reads its own spec, whatever else its policy grants.
+  const policy: StepPolicy = {
+    ...run.policy,
+    read: [...run.policy.read, specFile],
+    script: stepScript(run.kind),
+  };
   const argv = denoRunArgv(Deno.execPath(), policy, [specFile]);
   const env = { ...run.env, DENO_DIR: denoDir(ctx.env), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
   const activeFile = ctx.store.file(run.runId, "active-step.json");

@@ -4,8 +4,7 @@
  * reaches the provider forwarder. After planning: the launch is wrapped by
  * the run's backend, with the forwarder running for the length of the turn.
  */
-import { isAbsolute } from "node:path";
-import { fileURLToPath } from "node:url";
+import { isAbsolute, join } from "node:path";
 import type { LaunchPlan } from "../adapters/types.ts";
 import { within } from "../sandbox/host_paths.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";
@@ -15,13 +14,11 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { Enforcement, SandboxLevel, StepKind } from "../schemas/sandbox_record.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
-import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
+import { dependencyBinds } from "./dependency_binds.ts";
+import { cwdFacts, hostFacts, lockedFiles, SPOT_ROOT } from "./host_facts.ts";
 import { vetPlanPaths, vetProfileRoots } from "./read_roots.ts";
 import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
 import { buildStepPolicy } from "./step_policy.ts";
-
-/** The bridge program that runs inside the sandbox. */
-const BRIDGE_SCRIPT = fileURLToPath(new URL("../sandbox/bridge.ts", import.meta.url));
 
 export interface WorkerLaunch {
   argv: string[];
@@ -134,7 +131,7 @@ export async function workerSandbox(
           mode: "forwarder",
           hostSocket: forwarder.socket,
           deno: Deno.execPath(),
-          bridgeScript: BRIDGE_SCRIPT,
+          bridgeScript: join(SPOT_ROOT, "sandbox", "bridge.ts"),
         };
       }
       try {
@@ -151,6 +148,7 @@ export async function workerSandbox(
               ...vetProfileRoots(options.profile?.readRoots, host),
             ],
             tools: resolveTools([options.binary], host.home),
+            binds: dependencyBinds(state.dependencies, state.worktreePath, () => false),
             home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
             env: plan.env,
             network,

@@ -43,6 +43,7 @@ export function probePolicy(prlimit: string | null, shell: string): SandboxPolic
     symlinks: view.symlinks,
     writable: [],
     protected: [],
+    binds: [],
     scratch: [{ path: "/tmp", sizeBytes: 1024 * 1024 }],
     env: { PATH: SYSTEM_PATH },
     network: { mode: "none" },

@@ -18,18 +18,36 @@ export const INSIDE_BRIDGE = "/run/spot/bridge.ts";
 export const INSIDE_BRIDGE_READY = "/tmp/.spot-bridge-ready";
 /** The TCP port the bridge listens on inside; each sandbox has its own loopback, so a constant is safe. */
 export const BRIDGE_PORT = 18_765;
+/** Where the egress proxy's socket appears inside, and the port its bridge listens on. */
+export const INSIDE_EGRESS_SOCKET = "/run/spot/egress.sock";
+export const EGRESS_PORT = 18_766;
+
+/** The two channels out of a sandbox, each a unix socket on the host reached through a bridge inside. */
+export type ChannelMode = "forwarder" | "proxy";
+
+/** Inside the sandbox: where a channel's socket is bound and which loopback port its bridge serves. */
+export function insideEndpoint(mode: ChannelMode): { socket: string; port: number } {
+  return mode === "forwarder"
+    ? { socket: INSIDE_SOCKET, port: BRIDGE_PORT }
+    : { socket: INSIDE_EGRESS_SOCKET, port: EGRESS_PORT };
+}
 
 export type NetworkPolicy =
   | { mode: "none" }
   | {
-    /** Only the provider forwarder, through a unix socket and a bridge on 127.0.0.1 inside. */
-    mode: "forwarder";
-    /** The forwarder's unix socket on the host. */
+    /**
+     * `forwarder`: only the provider forwarder (HTTP to the provider's API routes, the key swapped in);
+     * `proxy`: an egress proxy that lets out only `allow`ed `host:port`s (package registries for setup).
+     */
+    mode: ChannelMode;
+    /** The channel's unix socket on the host. */
     hostSocket: string;
     /** Absolute path of the deno binary that runs the bridge inside. */
     deno: string;
     /** Host path of the bridge program (bound read-only at INSIDE_BRIDGE). */
     bridgeScript: string;
+    /** For `proxy`: the allowlist the proxy enforces, recorded with the run. */
+    allow?: string[];
   };
 
 export interface ResourceLimits {
@@ -66,6 +84,11 @@ export interface SandboxPolicy {
    * mount point, so renaming an ancestor fails instead of getting around it.
    */
   protected: string[];
+  /**
+   * Host directories shown read-only at another path (a dependency dir the source checkout or a setup
+   * produced, mounted into the worktree). Needs mount namespaces: only bwrap can do it.
+   */
+  binds: { from: string; to: string }[];
   /** Private tmpfs directories (/tmp, HOME), each with a size cap. */
   scratch: Scratch[];
   /** The complete environment inside; nothing else passes. */

@@ -47,6 +47,11 @@ export interface Tool {
   real: string | null;
   /** Read roots, already free of credential files; filtered again against the step's writable roots. */
   roots: string[];
+  /**
+   * A binary that is a symlink no shown directory holds (`~/.npm-global/bin/tsc -> ../lib/...`), recreated
+   * as a symlink: bound as a file it would lose the path its script resolves its own modules from.
+   */
+  links: { path: string; target: string }[];
 }
 
 /** One candidate root; `dir` roots are checked for credential files, files are shown as they are. */
@@ -69,6 +74,11 @@ const VERSIONED = /\/versions\/(?:[^/]+\/)?[^/]+$/;
 export function toolRootCandidates(bin: string, real: string, home: string | null): Candidate[] {
   const underHome = home !== null && (within(real, home) || within(bin, home));
   const files: Candidate[] = [...new Set([bin, real])].map((path) => ({ path, dir: false }));
+  // `~/.nvm/versions/node/v20/bin/npm -> ../lib/node_modules/npm/...`: the runtime that owns it, whole.
+  const binDir = dirname(bin);
+  if (underHome && isBinDir(binDir) && VERSIONED.test(dirname(binDir))) {
+    return [{ path: binDir, dir: true }, { path: join(dirname(binDir), "lib"), dir: true }, ...files];
+  }
   const parts = real.split("/");
   const nm = parts.indexOf("node_modules");
   if (nm > 0) {
@@ -108,8 +118,17 @@ function vet(candidates: Candidate[]): string[] {
 export function resolveTools(binaries: string[], home: string | null): Tool[] {
   return binaries.map((bin) => {
     const real = realPathOrNull(bin);
-    return { bin, real, roots: real ? vet(toolRootCandidates(bin, real, home)) : [] };
+    if (!real) return { bin, real, roots: [], links: [] };
+    const roots = vet(toolRootCandidates(bin, real, home));
+    const held = roots.some((r) => r !== bin && within(bin, r));
+    if (real === bin || held) return { bin, real, roots, links: [] };
+    return { bin, real, roots: roots.filter((r) => r !== bin), links: [{ path: bin, target: real }] };
   });
+}
+
+/** The symlinks these tools need recreated, minus any a shown root already holds. Pure. */
+export function toolLinks(tools: Tool[], shown: string[]): { path: string; target: string }[] {
+  return tools.flatMap((t) => t.links).filter((l) => !shown.some((root) => within(l.path, root)));
 }
 
 /** What to show read-only so these tools run, minus what is writable or would show a kept-out path. Pure. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { resolveTools, toolRootCandidates } from "./tool_roots.ts";
+import { resolveTools, toolLinks, toolRootCandidates } from "./tool_roots.ts";
 
 const H = "/home/u";
 const roots = (bin: string, real: string, home: string | null = H) =>
@@ -75,6 +75,37 @@ Deno.test("resolveTools() never shows a directory that holds a credential file, 
     bin: join(dir, "missing"),
     real: null,
     roots: [],
+    links: [],
   });
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a versioned runtime's bin symlink into its own lib (nvm's npm) shows that runtime's bin and lib", () => {
+  const prefix = `${H}/.nvm/versions/node/v20.1.0`;
+  assert.deepEqual(roots(`${prefix}/bin/npm`, `${prefix}/lib/node_modules/npm/bin/npm-cli.js`).slice(0, 2), [
+    `${prefix}/bin`,
+    `${prefix}/lib`,
+  ]);
+});
+
+Deno.test("resolveTools() recreates a symlinked binary no shown dir holds, so its script finds its modules", async () => {
+  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "spot-toolroots-home-" }));
+  try {
+    const pkg = join(home, ".npm-global", "lib", "node_modules", "tsc-like");
+    await Deno.mkdir(join(pkg, "bin"), { recursive: true });
+    await Deno.mkdir(join(home, ".npm-global", "bin"), { recursive: true });
+    await Deno.writeTextFile(join(pkg, "bin", "cli.js"), "require('../lib/main.js')\n");
+    const bin = join(home, ".npm-global", "bin", "tsc-like");
+    await Deno.symlink("../lib/node_modules/tsc-like/bin/cli.js", bin);
+    const [tool] = resolveTools([bin], home);
+    assert.deepEqual(tool.roots, [pkg, join(pkg, "bin", "cli.js")], "the package, not the symlink as a file");
+    assert.deepEqual(tool.links, [{ path: bin, target: join(pkg, "bin", "cli.js") }]);
+    assert.deepEqual(toolLinks([tool], [join(home, ".npm-global")]), [], "a shown root already holds it");
+    // A plain file is bound as itself, with no link.
+    const plain = join(home, ".npm-global", "bin", "plain");
+    await Deno.writeTextFile(plain, "#!/bin/sh\n");
+    assert.deepEqual(resolveTools([plain], home)[0].links, []);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

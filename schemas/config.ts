@@ -102,6 +102,26 @@ export const SelfReviewConfig = z.object({
   minSurfaceBytes: z.number().int().min(0).max(100_000_000).default(4000),
 }).strict();
 
+/** Hosts a dependency setup may reach through the egress proxy (`host:port`), by default the public registries. */
+export const DEFAULT_REGISTRIES = [
+  "registry.npmjs.org:443",
+  "registry.yarnpkg.com:443",
+  "pypi.org:443",
+  "files.pythonhosted.org:443",
+];
+
+export const DependenciesConfig = z.object({
+  reuse: z.boolean().default(true)
+    .describe(
+      "Show the source checkout's installed dependency dirs read-only when its lockfile is the base's",
+    ),
+  setup: z.union([z.literal("auto"), z.literal(false), z.string().min(1)]).default("auto")
+    .describe("auto: the install command the base's lockfile implies; a command; or false for none"),
+  registries: z.array(z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port")).default(DEFAULT_REGISTRIES)
+    .describe("host:port the setup may reach through the egress proxy; nothing else"),
+  setupTimeoutSeconds: z.number().int().min(10).max(7200).default(900),
+}).strict();
+
 /** The harness: CI, test-runner, browser-test and Python test configs (the seed's default lock set). */
 export const DEFAULT_LOCKED_PATHS = [
   ".github/workflows/**",
@@ -157,6 +177,8 @@ export const Config = z.object({
     .describe("OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none"),
   limits: Limits.default(Limits.parse({})),
   selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({})),
+  dependencies: DependenciesConfig.default(DependenciesConfig.parse({}))
+    .describe("How the worker and the checks get the project's installed dependencies"),
   verificationEnvAllowlist: z.array(z.string().regex(ENV_NAME_PATTERN))
     .default(["CI", "NODE_ENV", "PYTHONPATH", "RUST_BACKTRACE"]),
   alwaysForbiddenPaths: z.array(RepoGlob)

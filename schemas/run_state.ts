@@ -1,6 +1,7 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
 import type { Usage } from "./events.ts";
+import type { DependencyRecord } from "./dependency_record.ts";
 import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
 export const Status = z.enum([
@@ -72,6 +73,8 @@ export interface RunState {
   workerBaseRevision: string;
   snapshotCommit: string | null;
   worktreeReady: boolean;
+  /** Where the project's dependencies come from and what the trees see (absent on runs from before it). */
+  dependencies?: DependencyRecord;
   /** sha256 of each gate baseline written at prepare (`locked.json`, `escape.json`). */
   baselines?: Record<string, string>;
   profile: string;

@@ -14,7 +14,7 @@ export type SandboxChoice = "auto" | "bwrap" | "none";
 export type BackendName = "bwrap" | "none" | "seatbelt";
 
 /** The kinds of step a run sandboxes, each from its own policy. */
-export type StepKind = "worker" | "self-review" | "check";
+export type StepKind = "worker" | "self-review" | "check" | "setup";
 
 /** What a backend enforced around one policy. */
 export interface Enforcement {

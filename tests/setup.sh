@@ -1,8 +1,9 @@
 #!/bin/sh
 # What the test suite drives for real, installed when missing, so `deno task test` works on a fresh machine:
-# bubblewrap (OS sandbox), chromium (dashboard browser test), tmux (monitor, picker, progress line) from
-# Debian's packages, the pinned worker CLIs from npm into .workers/, and the CLI's own module graph in Deno's
-# cache. Each part says whether it was there or how long it took. Fast when everything is there.
+# bubblewrap (OS sandbox), chromium (dashboard browser test), tmux (monitor, picker, progress line),
+# python3-venv and python3-pytest (the Python real-repository test) from Debian's packages, the pinned worker
+# CLIs and the node test project from npm into .workers/, and the CLI's npm metadata in Deno's cache. Each
+# part says whether it was there or how long it took. Fast when everything is there.
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 
@@ -21,8 +22,10 @@ need=""
 command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
+/usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || need="$need python3-pytest"
+/usr/bin/python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
 if [ -z "$need" ]; then
-  echo "setup: bubblewrap, chromium and tmux are installed"
+  echo "setup: bubblewrap, chromium, tmux, python3-venv and python3-pytest are installed"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt_install() {
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >/dev/null 2>&1
@@ -36,6 +39,20 @@ fi
 timed "worker CLIs (.workers/)" sh "$here/workers/install.sh" ||
   echo "warning: worker CLI install failed; the conformance tests will fail"
 
+# The node project the real-repository tests install into their source checkouts (tests/projects/).
+project="$root/.workers/node-project"
+if cmp -s "$here/fixtures/node-project/package-lock.json" "$project/package-lock.json" && [ -d "$project/node_modules" ]; then
+  echo "setup: the node test project is installed"
+else
+  install_project() {
+    rm -rf "$project" && mkdir -p "$project" &&
+      cp "$here/fixtures/node-project/package.json" "$here/fixtures/node-project/package-lock.json" "$project/" &&
+      (cd "$project" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  }
+  timed "the node test project (.workers/node-project)" install_project ||
+    echo "warning: could not install the node test project; the real-repository tests will fail"
+fi
+
 # Tests start the CLI as `deno run --config deno.json cli.ts` and read its stderr. On a fresh machine
 # `deno task` installs the npm tarballs from deno.lock without their registry metadata, and Deno 2.9 then
 # fetches that metadata again (printing "Download https://registry.npmjs.org/...") in every process whose
@@ -43,7 +60,7 @@ timed "worker CLIs (.workers/)" sh "$here/workers/install.sh" ||
 # whichever CLI test ran next. Fetching the CLI's metadata once with --reload=npm: keeps it in the cache
 # (the versions stay the ones deno.lock pins), so the CLI's stderr is its own from the first test on.
 npm_cache="$(deno info --json 2>/dev/null | sed -n 's/.*"npmCache": "\(.*\)".*/\1/p')"
-if [ -n "$npm_cache" ] && [ -f "$npm_cache/registry.npmjs.org/commander/registry.json" ]; then
+if [ -n "$npm_cache" ] && [ -f "$npm_cache/registry.npmjs.org/zod/registry.json" ]; then
   echo "setup: the CLI's npm metadata is in Deno's cache"
 else
   timed "the CLI's npm metadata in Deno's cache" \

@@ -4,6 +4,10 @@
  * writes nothing.
  */
 import { isAbsolute, resolve } from "node:path";
+import { isSpotError } from "../errors.ts";
+import { withStepEnforcement } from "../isolation/enforcement.ts";
+import type { DependencyRecord } from "../schemas/dependency_record.ts";
+import { provideDependencies } from "../workspace/provide.ts";
 import { resolveContract } from "../config/contract_resolve.ts";
 import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
@@ -42,6 +46,7 @@ export interface PrepareResult {
   adapter: string;
   model: string;
   caller: string;
+  dependencies?: DependencyRecord;
 }
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
@@ -111,9 +116,22 @@ async function buildWorktree(
       "escape.json": await recordEscapeBaseline(ctx, next),
     };
     next = await ctx.store.save({ ...next, baselines, updatedAt: ctx.now() });
+    // The project's dependencies, for the worker and the checks: reused, set up, or none, with the reason.
+    const deps = await provideDependencies(ctx, next);
+    next = await ctx.store.save({
+      ...next,
+      dependencies: deps.record,
+      sandboxDetails: withStepEnforcement(next.sandboxDetails, "setup", deps.enforcement),
+      updatedAt: ctx.now(),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await moveRun(ctx, next, "failed", "prepare failed", { failure: { code: "PREPARE_FAILED", message } });
+    // A setup that edited the project is a gate, not a crash: the run is blocked and says why.
+    const blocked = isSpotError(error, "SETUP_CHANGED_TREE");
+    await moveRun(ctx, next, blocked ? "blocked" : "failed", "prepare failed", {
+      failure: { code: isSpotError(error) ? error.code : "PREPARE_FAILED", message },
+      ...(blocked ? { blockedReason: "SETUP_CHANGED_TREE" } : {}),
+    });
     throw error;
   }
   return {
@@ -127,5 +145,6 @@ async function buildWorktree(
     adapter: next.adapter,
     model: next.model,
     caller: next.caller,
+    dependencies: next.dependencies,
   };
 }

@@ -47,6 +47,7 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     state,
     task: { runId: task.runId, goal: task.goal, risk: task.risk, allowedPaths: task.allowedPaths },
     failure: state.failure,
+    dependencies: state.dependencies ?? null,
     verification,
     selfReview,
     review,

@@ -76,7 +76,11 @@ export function bwrapBackend(bwrap: string): SandboxBackend {
           "fs:git-and-locked-read-only",
           ...policy.scratch.map((s) => `tmpfs:${s.path}=${mib(s.sizeBytes)}`),
           "env:cleared",
-          policy.network.mode === "forwarder" ? "net:provider-forwarder-only" : "net:none",
+          policy.network.mode === "forwarder"
+            ? "net:provider-forwarder-only"
+            : policy.network.mode === "proxy"
+            ? `net:egress-allowlist=${(policy.network.allow ?? []).join(",")}`
+            : "net:none",
           "pid:namespace",
           "userns:disabled-inside",
           "caps:dropped",

@@ -5,10 +5,10 @@
  */
 import { dirname, isAbsolute, normalize } from "node:path";
 import {
-  BRIDGE_PORT,
+  type ChannelMode,
   INSIDE_BRIDGE,
   INSIDE_BRIDGE_READY,
-  INSIDE_SOCKET,
+  insideEndpoint,
   type ResourceLimits,
   type SandboxPolicy,
   SHM_SIZE_BYTES,
@@ -35,6 +35,7 @@ const BRIDGE_WAIT_TICKS = 200;
 
 type Mount =
   | { kind: "ro" | "rw" | "pin"; path: string }
+  | { kind: "bind"; path: string; from: string }
   | { kind: "tmpfs"; path: string; sizeBytes: number }
   | { kind: "symlink"; path: string; target: string };
 
@@ -60,7 +61,7 @@ export function pinsBetween(root: string, path: string): string[] {
 export function mountPlan(policy: SandboxPolicy): Mount[] {
   const byPath = new Map<string, Mount>();
   // Where two entries name one path, the stronger wins: writable over scratch over read-only.
-  const rank = { ro: 1, symlink: 1, pin: 1, tmpfs: 2, rw: 3 } as const;
+  const rank = { ro: 1, symlink: 1, pin: 1, bind: 2, tmpfs: 2, rw: 3 } as const;
   const add = (m: Mount) => {
     const held = byPath.get(m.path);
     if (!held || rank[m.kind] > rank[held.kind]) byPath.set(m.path, m);
@@ -73,6 +74,9 @@ export function mountPlan(policy: SandboxPolicy): Mount[] {
   }
   for (const p of policy.readOnly) add({ kind: "ro", path: checkPath("read-only path", p) });
   for (const p of policy.writable) add({ kind: "rw", path: checkPath("writable path", p) });
+  for (const b of policy.binds) {
+    add({ kind: "bind", path: checkPath("bind target", b.to), from: checkPath("bind source", b.from) });
+  }
   for (const p of policy.protected) {
     checkPath("protected path", p);
     const root = policy.writable.find((w) => within(p, w) && p !== w);
@@ -99,6 +103,8 @@ function mountArgs(m: Mount): string[] {
   switch (m.kind) {
     case "ro":
       return ["--ro-bind", m.path, m.path];
+    case "bind":
+      return ["--ro-bind", m.from, m.path];
     case "rw":
     case "pin":
       return ["--bind", m.path, m.path];
@@ -128,14 +134,16 @@ function ulimitLines(limits: ResourceLimits): string[] {
   return [`ulimit -d ${Math.floor(limits.dataBytes / 1024)}`, `ulimit -n ${limits.openFiles}`, "ulimit -c 0"];
 }
 
-function bridgeLines(deno: string): string[] {
-  const flags = `--allow-net=127.0.0.1:${BRIDGE_PORT},unix:${INSIDE_SOCKET} ` +
-    `--allow-read=${INSIDE_SOCKET} --allow-write=${INSIDE_SOCKET},${INSIDE_BRIDGE_READY}`;
+function bridgeLines(deno: string, mode: ChannelMode): string[] {
+  const { socket, port } = insideEndpoint(mode);
+  const flags = `--allow-net=127.0.0.1:${port},unix:${socket} ` +
+    `--allow-read=${socket} --allow-write=${socket},${INSIDE_BRIDGE_READY}`;
+  const what = mode === "forwarder" ? "provider" : "egress";
   return [
     `'${deno}' run --no-prompt --no-config --no-lock ${flags} ${INSIDE_BRIDGE} ` +
-    `${BRIDGE_PORT} ${INSIDE_SOCKET} ${INSIDE_BRIDGE_READY} </dev/null >/dev/null 2>&1 &`,
+    `${port} ${socket} ${INSIDE_BRIDGE_READY} </dev/null >/dev/null 2>&1 &`,
     `n=0; while [ ! -e ${INSIDE_BRIDGE_READY} ] && [ $n -lt ${BRIDGE_WAIT_TICKS} ]; do sleep 0.05; n=$((n+1)); done`,
-    `[ -e ${INSIDE_BRIDGE_READY} ] || { echo "spot: the provider bridge did not start" >&2; exit 125; }`,
+    `[ -e ${INSIDE_BRIDGE_READY} ] || { echo "spot: the ${what} bridge did not start" >&2; exit 125; }`,
   ];
 }
 
@@ -144,10 +152,10 @@ export function innerArgv(policy: SandboxPolicy, argv: string[]): string[] {
   const { network, limits } = policy;
   const lines = [
     ...(limits.prlimit ? [] : ulimitLines(limits)),
-    ...(network.mode === "forwarder" ? bridgeLines(network.deno) : []),
+    ...(network.mode !== "none" ? bridgeLines(network.deno, network.mode) : []),
   ];
   if (lines.length === 0) return [...limitPrefix(limits), ...argv];
-  if (network.mode === "forwarder" && network.deno.includes("'")) {
+  if (network.mode !== "none" && network.deno.includes("'")) {
     throw new TypeError(`Cannot start the bridge with deno at "${network.deno}": the path holds a quote`);
   }
   const script = [...lines, 'exec "$@"'].join("\n");
@@ -161,8 +169,9 @@ export function bwrapArgv(bwrap: string, policy: SandboxPolicy, argv: string[]):
   const out = [bwrap, ...BWRAP_CORE_FLAGS];
   out.push("--dev", "/dev", "--size", String(SHM_SIZE_BYTES), "--tmpfs", "/dev/shm", "--proc", "/proc");
   for (const m of mountPlan(policy)) out.push(...mountArgs(m));
-  if (policy.network.mode === "forwarder") {
-    out.push("--ro-bind", checkPath("forwarder socket", policy.network.hostSocket), INSIDE_SOCKET);
+  if (policy.network.mode !== "none") {
+    const inside = insideEndpoint(policy.network.mode).socket;
+    out.push("--ro-bind", checkPath("channel socket", policy.network.hostSocket), inside);
     out.push("--ro-bind", checkPath("bridge program", policy.network.bridgeScript), INSIDE_BRIDGE);
   }
   // /dev is a tmpfs too: without this, a worker could fill memory through it.

@@ -19,6 +19,7 @@ function policy(overrides: Partial<SandboxPolicy> = {}): SandboxPolicy {
     symlinks: [{ path: "/bin", target: "usr/bin" }],
     writable: [WT],
     protected: [`${WT}/.git`],
+    binds: [],
     scratch: [{ path: "/tmp", sizeBytes: 1024 }, { path: "/home/spot-check", sizeBytes: 512 }],
     env: { PATH: "/usr/bin", HOME: "/home/spot-check" },
     network: { mode: "none" },
@@ -185,4 +186,21 @@ Deno.test("without prlimit the limits fall back to ulimit lines that dash and ba
 
 Deno.test("an empty command is refused", () => {
   assert.throws(() => bwrapArgv(BWRAP, policy(), []), /empty command/);
+});
+
+Deno.test("a bind shows a host directory read-only at another path, after the worktree it lands in", () => {
+  const argv = bwrapArgv(
+    BWRAP,
+    policy({ binds: [{ from: "/src/repo/node_modules", to: `${WT}/node_modules` }] }),
+    [
+      "true",
+    ],
+  );
+  const at = argv.indexOf(`${WT}/node_modules`);
+  assert.deepEqual(argv.slice(at - 2, at + 1), ["--ro-bind", "/src/repo/node_modules", `${WT}/node_modules`]);
+  assert.ok(mountIndex(argv, WT) < at, "the worktree is mounted first, the bind on top of it");
+  assert.throws(
+    () => bwrapArgv(BWRAP, policy({ binds: [{ from: "rel", to: `${WT}/x` }] }), ["true"]),
+    TypeError,
+  );
 });

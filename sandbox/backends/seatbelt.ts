@@ -87,6 +87,9 @@ export function seatbeltArgv(
   forwarderPort?: number,
 ): string[] {
   if (argv.length === 0) throw new TypeError("Cannot sandbox an empty command");
+  if (policy.binds.length > 0) {
+    throw new TypeError("Cannot show a directory at another path under Seatbelt: it has no mount namespace");
+  }
   const ulimits = [
     `ulimit -d ${Math.floor(policy.limits.dataBytes / 1024)}`,
     `ulimit -n ${policy.limits.openFiles}`,

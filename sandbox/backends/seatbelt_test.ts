@@ -11,6 +11,7 @@ function policy(overrides: Partial<SandboxPolicy> = {}): SandboxPolicy {
     symlinks: [],
     writable: [WT],
     protected: [`${WT}/.git`, `${WT}/tests/locked_test.ts`],
+    binds: [],
     scratch: [{ path: "/private/tmp/spot-run-1", sizeBytes: 1 }],
     env: {},
     network: { mode: "none" },

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { ALLOW_ENTRY, allowed, parseProxyRequest } from "./egress_rules.ts";
+
+Deno.test("parseProxyRequest() reads CONNECT and absolute-form requests, and nothing else", () => {
+  assert.deepEqual(parseProxyRequest("CONNECT registry.npmjs.org:443 HTTP/1.1"), {
+    ok: true,
+    target: { method: "CONNECT", host: "registry.npmjs.org", port: 443 },
+  });
+  assert.deepEqual(parseProxyRequest("GET http://127.0.0.1:4873/left-pad?x=1 HTTP/1.1"), {
+    ok: true,
+    target: { method: "GET", host: "127.0.0.1", port: 4873, originLine: "GET /left-pad?x=1 HTTP/1.1" },
+  });
+  assert.equal(parseProxyRequest("GET http://Example.org/ HTTP/1.1").ok && "ok", "ok");
+  for (
+    const bad of [
+      "GET /relative HTTP/1.1",
+      "GET https://x.org/ HTTP/1.1",
+      "CONNECT x.org:99999 HTTP/1.1",
+      "GET http://u:p@x.org/ HTTP/1.1",
+      "hello",
+      "CONNECT a b:1 HTTP/1.1",
+    ]
+  ) {
+    assert.equal(parseProxyRequest(bad).ok, false, bad);
+  }
+});
+
+Deno.test("allowed() matches host and port exactly", () => {
+  const list = ["registry.npmjs.org:443", "127.0.0.1:4873"];
+  assert.ok(allowed(list, "registry.npmjs.org", 443));
+  assert.ok(!allowed(list, "registry.npmjs.org", 80), "the port is part of the rule");
+  assert.ok(!allowed(list, "evil-registry.npmjs.org", 443));
+  assert.ok(!allowed(list, "registry.npmjs.org.evil.com", 443));
+  assert.ok(allowed(list, "127.0.0.1", 4873));
+  assert.ok(!allowed(list, "127.0.0.2", 4873));
+  assert.ok(
+    ALLOW_ENTRY.test("pypi.org:443") && !ALLOW_ENTRY.test("*.pypi.org:443") && !ALLOW_ENTRY.test("pypi.org"),
+  );
+});
