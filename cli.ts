@@ -47,6 +47,7 @@ program.command("doctor").description("Check that a task can run here with the c
   .option("--profile <name>", "worker profile")
   .option("--model <model>", "model (for replay: the episode file)")
   .option("--probe", "also ask the CLI for its model list (never sends a model request)")
+  .option("--sandbox <mode>", "judge for this sandbox (auto, bwrap, none), as prepare would")
   .action((o) => verb("doctor", o, (ctx) => doctor(ctx, o)));
 
 program.command("prepare").description("Check a contract, choose a worker and build its worktree")
@@ -164,6 +165,10 @@ configCommand.command("show").description("Print the effective config, defaults 
   .action(async () => cli.config("show", (await import("./verbs/config.ts")).configShow));
 configCommand.command("validate").description("Check the config file; problems as file:line:col, exit 2")
   .action(async () => cli.config("validate", (await import("./verbs/config.ts")).configValidate));
+configCommand.command("migrate").description(
+  "Rewrite the config with spot's names for the original pi-worker's keys (a backup is kept beside it)",
+)
+  .action(async () => cli.config("migrate", (await import("./verbs/config.ts")).configMigrate));
 
 program.command("detect").description("Probe the worker CLIs installed here (cached for 10 minutes)")
   .option("--refresh", "ignore the cache and probe again")

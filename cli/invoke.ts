@@ -8,7 +8,7 @@ import { createContext } from "../config/context.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
-import { printError, printOk, writeErr, writeOut } from "./output.ts";
+import { printError, printOk, printWarning, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 
 type Args = Record<string, unknown>;
@@ -26,7 +26,11 @@ export class Invocation {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal() ? createProgressLine(writeErr) : undefined;
     try {
-      const ctx = await createContext({ signal: interrupts?.signal, progress: progress?.update });
+      const ctx = await createContext({
+        signal: interrupts?.signal,
+        progress: progress?.update,
+        warn: printWarning,
+      });
       const result = await audited(ctx, name, args, () => fn(ctx));
       progress?.stop();
       printOk(name, result);
@@ -43,7 +47,7 @@ export class Invocation {
   /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
   async text(name: string, args: Args, fn: (ctx: SpotContext) => Promise<string>): Promise<void> {
     try {
-      const ctx = await createContext();
+      const ctx = await createContext({ warn: printWarning });
       writeOut(await audited(ctx, name, args, () => fn(ctx)));
     } catch (error) {
       this.exitCode = printError(error);
@@ -62,9 +66,12 @@ export class Invocation {
   }
 
   /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
-  async config(name: string, fn: (env: (n: string) => string | undefined) => Promise<object>): Promise<void> {
+  async config(
+    name: string,
+    fn: (env: (n: string) => string | undefined, warn: (text: string) => void) => Promise<object>,
+  ): Promise<void> {
     try {
-      printOk(`config ${name}`, await fn((n) => Deno.env.get(n)));
+      printOk(`config ${name}`, await fn((n) => Deno.env.get(n), printWarning));
     } catch (error) {
       this.exitCode = printError(error);
     }

@@ -1,4 +1,4 @@
-/** The CLI's two outputs: one JSON object on stdout for success, one on stderr for failure. */
+/** The CLI's outputs: one JSON object on stdout for success, one on stderr for failure; warnings on stderr. */
 import { isSpotError, SpotError } from "../errors.ts";
 
 const encoder = new TextEncoder();
@@ -9,6 +9,11 @@ export function writeOut(text: string): void {
 
 export function writeErr(text: string): void {
   Deno.stderr.writeSync(encoder.encode(text));
+}
+
+/** A warning a person should read, never part of the JSON: one line on stderr. */
+export function printWarning(text: string): void {
+  writeErr(`spot: warning: ${text}\n`);
 }
 
 export function printOk(command: string, result: object): void {

@@ -2,7 +2,7 @@
 import type { SpotContext } from "../store/context.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
 import { RunStore } from "../store/run_store.ts";
-import { loadConfig } from "./load.ts";
+import { formatWarning, loadConfigWithWarnings } from "./load.ts";
 
 export interface ContextOptions {
   env?: EnvReader;
@@ -10,6 +10,8 @@ export interface ContextOptions {
   cwd?: string;
   signal?: AbortSignal;
   progress?: (text: string) => void;
+  /** Told each legacy config key the file still uses, once, as `file:line:col key: message`. */
+  warn?: (text: string) => void;
 }
 
 export async function createContext(options: ContextOptions = {}): Promise<SpotContext> {
@@ -17,7 +19,8 @@ export async function createContext(options: ContextOptions = {}): Promise<SpotC
   const now = options.now ?? (() => new Date().toISOString());
   const paths = resolvePaths(env);
   await Deno.mkdir(paths.runsDir, { recursive: true, mode: 0o700 });
-  const config = await loadConfig(paths.configFile);
+  const { config, warnings } = await loadConfigWithWarnings(paths.configFile);
+  for (const w of warnings) options.warn?.(formatWarning(paths.configFile, w));
   return {
     paths,
     store: new RunStore(paths, now),

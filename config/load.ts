@@ -2,8 +2,9 @@
 import { dirname } from "node:path";
 import { SpotError } from "../errors.ts";
 import { Config, Profile } from "../schemas/config.ts";
-import { formatIssues, parseWithSchema } from "../schemas/locate.ts";
+import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
 import { DEFAULT_CONFIG, REPLAY_PROFILE } from "./defaults.ts";
+import { type LegacyMapping, mapLegacyConfig } from "./legacy.ts";
 import { writeTextAtomic } from "../store/files.ts";
 
 /** The schema's own default, which may name a shipped profile a user's file does not list. */
@@ -43,9 +44,30 @@ export function defaultConfigText(): string {
   return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";
 }
 
-/** Validates config text; every problem is `file:line:col path: message`, exit 2. */
-export function parseConfig(file: string, text: string): Config {
-  const parsed = parseWithSchema(text, WithReferences, { jsonc: true });
+/** A legacy key the file still uses (see config/legacy.ts), located like a problem. */
+export interface ConfigWarning {
+  key: string;
+  newKey: string | null;
+  message: string;
+  line: number;
+  col: number;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  warnings: ConfigWarning[];
+}
+
+/** `file:line:col key: message`, the way problems are printed. */
+export function formatWarning(file: string, w: ConfigWarning): string {
+  return `${file}:${w.line}:${w.col} ${w.key}: ${w.message}`;
+}
+
+/** Validates config text, legacy keys mapped first; every problem is `file:line:col path: message`, exit 2. */
+export function readConfig(file: string, text: string): LoadedConfig {
+  let legacy: LegacyMapping | null = null;
+  const rewrite = (data: unknown) => (legacy = mapLegacyConfig(data));
+  const parsed = parseWithSchema(text, WithReferences, { jsonc: true, rewrite });
   if (!parsed.ok) {
     throw new SpotError(
       "CONFIG_INVALID",
@@ -53,8 +75,15 @@ export function parseConfig(file: string, text: string): Config {
       { details: { file, issues: parsed.issues } },
     );
   }
+  const notes = (legacy as LegacyMapping | null)?.notes ?? [];
+  const warnings = notes.map(({ path, ...note }) => ({ ...note, ...locatePath(text, path) }))
+    .sort((a, b) => a.line - b.line || a.col - b.col);
   const replay = Profile.parse(REPLAY_PROFILE);
-  return { ...parsed.value, profiles: { replay, ...parsed.value.profiles } };
+  return { config: { ...parsed.value, profiles: { replay, ...parsed.value.profiles } }, warnings };
+}
+
+export function parseConfig(file: string, text: string): Config {
+  return readConfig(file, text).config;
 }
 
 /** Reads the file, or null when there is none. */
@@ -67,7 +96,8 @@ export async function readConfigText(file: string): Promise<string | null> {
   }
 }
 
-export async function loadConfig(file: string): Promise<Config> {
+/** The config and its legacy-key warnings; a missing file is written with the defaults first. */
+export async function loadConfigWithWarnings(file: string): Promise<LoadedConfig> {
   let text = await readConfigText(file);
   if (text === null) {
     text = defaultConfigText();
@@ -75,5 +105,9 @@ export async function loadConfig(file: string): Promise<Config> {
     // A read-only home still gets a working default config, just not a saved one.
     await writeTextAtomic(file, text).catch(() => {});
   }
-  return parseConfig(file, text);
+  return readConfig(file, text);
+}
+
+export async function loadConfig(file: string): Promise<Config> {
+  return (await loadConfigWithWarnings(file)).config;
 }

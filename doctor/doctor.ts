@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
-import { resolveChoice } from "../sandbox/choose.ts";
+import { parseChoice, type Resolution, resolveChoice } from "../sandbox/choose.ts";
 import { probeHere } from "../isolation/run_sandbox.ts";
 import { binaryEnvName } from "../registry/locate.ts";
 import { probeCli } from "../registry/probe.ts";
@@ -19,6 +19,7 @@ import type { Check } from "./check.ts";
 export type { Check };
 import { credentialCheck, piProviderCheck } from "./keys.ts";
 import { dependencyCheck, outlookHere } from "./dependencies.ts";
+import { networkCheck } from "./network.ts";
 import { selectProfile } from "../routing/select_profile.ts";
 
 export interface DoctorOptions {
@@ -27,6 +28,8 @@ export interface DoctorOptions {
   model?: string;
   /** Also list the CLI's models and look for the profile's (no model request is made). */
   probe?: boolean;
+  /** The sandbox to judge for, as `prepare --sandbox` takes it; the config's when absent. */
+  sandbox?: string;
   /** Names of the environment's variables, for the similar-name hint. */
   envNames?: () => string[];
 }
@@ -53,10 +56,8 @@ async function writable(dir: string): Promise<boolean> {
   }
 }
 
-async function baseChecks(ctx: SpotContext): Promise<Check[]> {
+async function baseChecks(ctx: SpotContext, sandbox: Resolution): Promise<Check[]> {
   const gitVersion = await git(["--version"], { cwd: ctx.cwd, allowFailure: true }).catch(() => null);
-  // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
-  const sandbox = resolveChoice(ctx.config.sandbox, Deno.build.os, await probeHere(ctx));
   return [
     { name: "deno", ok: true, detail: Deno.version.deno },
     { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
@@ -66,7 +67,7 @@ async function baseChecks(ctx: SpotContext): Promise<Check[]> {
       ? {
         name: "sandbox",
         ok: true,
-        detail: `${sandbox.backend} (${sandbox.level}, config "${ctx.config.sandbox}")`,
+        detail: `${sandbox.backend} (${sandbox.level})`,
       }
       : { name: "sandbox", ok: false, detail: sandbox.reason, fix: sandbox.fix },
   ];
@@ -122,7 +123,20 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
     requireModel: false,
   });
   const { profile } = choice;
-  const checks: Check[] = await baseChecks(ctx);
+  // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
+  const choiceOfSandbox = options.sandbox === undefined ? ctx.config.sandbox : parseChoice(options.sandbox);
+  if (!choiceOfSandbox) {
+    throw new SpotError(
+      "CLI_USAGE",
+      `Cannot use --sandbox "${options.sandbox}": expected auto, bwrap or none`,
+    );
+  }
+  const sandbox = resolveChoice(
+    choiceOfSandbox,
+    Deno.build.os,
+    choiceOfSandbox === "none" ? null : await probeHere(ctx),
+  );
+  const checks: Check[] = await baseChecks(ctx, sandbox);
   if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
   checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
   checks.push(...credentialCheck(ctx, choice.name, profile, options.envNames));
@@ -132,6 +146,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   if (!choice.model) {
     checks.push({ name: "model", ok: false, detail: "the profile has no model", fix: "pass --model" });
   }
+  checks.push(networkCheck(ctx, choice.name, profile, sandbox.ok ? sandbox.backend : null));
   const dependencies = await outlookHere(ctx);
   checks.push(dependencyCheck(dependencies));
   const summary = {

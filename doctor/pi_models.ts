@@ -2,17 +2,10 @@
  * pi reads provider keys from `~/.pi/agent/models.json`: `apiKey` is a
  * variable name (`VAR`, `$VAR` or `${VAR}`), a literal, or `!command`. If it
  * names another variable than the profile's `apiKeyEnv`, spot checks one
- * variable and pi reads another. Pure, apart from `modelsFile`.
+ * variable and pi reads another. Pure.
  */
-import { join } from "node:path";
 import type { EnvReader } from "../store/paths.ts";
-
-export function modelsFile(env: EnvReader): string | null {
-  const override = env("PI_WORKER_MODELS_FILE");
-  if (override) return override;
-  const agentDir = env("PI_CODING_AGENT_DIR") || (env("HOME") ? join(env("HOME")!, ".pi", "agent") : null);
-  return agentDir ? join(agentDir, "models.json") : null;
-}
+export { modelsFile } from "../providers/pi_home.ts";
 
 export interface KeyCheck {
   ok: boolean;

@@ -1,8 +1,11 @@
 /**
  * The worker's side of the sandbox. Before planning: under an OS sandbox the
- * worker gets a placeholder instead of the provider key and a base URL that
- * reaches the provider forwarder. After planning: the launch is wrapped by
- * the run's backend, with the forwarder running for the length of the turn.
+ * network plan (isolation/worker_network.ts) decides how the worker reaches
+ * its provider: through the forwarder (a placeholder instead of the key, a
+ * base URL that reaches the forwarder) or through the allowlist proxy (the
+ * CLI's own URLs and key, proxy variables set). After planning: the launch is
+ * wrapped by the run's backend, with the forwarder or proxy running for the
+ * length of the turn.
  */
 import { isAbsolute, join } from "node:path";
 import type { LaunchPlan } from "../adapters/types.ts";
@@ -13,7 +16,11 @@ import { BRIDGE_PORT, type NetworkPolicy } from "../sandbox/sandbox_policy.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { Enforcement, SandboxLevel, StepKind } from "../schemas/sandbox_record.ts";
 import type { SpotContext } from "../store/context.ts";
+import { describeNetwork, type NetworkPlan } from "../providers/network_plan.ts";
+import type { Profile } from "../schemas/config.ts";
+import { type Egress, startEgress } from "./egress.ts";
 import { type Forwarder, startForwarder } from "./forwarder.ts";
+import { workerNetwork } from "./worker_network.ts";
 import { dependencyBinds } from "./dependency_binds.ts";
 import { cwdFacts, hostFacts, lockedFiles, SPOT_ROOT } from "./host_facts.ts";
 import { vetPlanPaths, vetProfileRoots } from "./read_roots.ts";
@@ -37,11 +44,15 @@ export interface WorkerLaunch {
 export interface WorkerSandbox {
   /** True when the launch will run inside an OS sandbox (a CLI's own sandbox would nest and fail). */
   os: boolean;
+  /** How the worker reaches its provider under the OS sandbox; null without one (the host's network). */
+  network: NetworkPlan | null;
   /** Profile fields the plan must use instead of the configured ones. */
-  profile: { baseUrl?: string };
-  /** The key the worker is given: a placeholder under an OS sandbox. */
+  profile: { baseUrl?: string; providerType?: ProviderApi };
+  /** The key the worker is given: a placeholder behind the forwarder. */
   apiKey: string | undefined;
-  launch(plan: LaunchPlan, homeDir: string): Promise<WorkerLaunch>;
+  launch(plan: LaunchPlan, homeDir: string, homeFiles?: { readOnly: string[]; writable: string[] }): Promise<
+    WorkerLaunch
+  >;
 }
 
 export interface WorkerSandboxOptions {
@@ -49,7 +60,8 @@ export interface WorkerSandboxOptions {
   kind: Extract<StepKind, "worker" | "self-review">;
   binary: string;
   apiKey: string | undefined;
-  profile?: { baseUrl?: string; apiKeyEnv?: string; providerType?: ProviderApi; readRoots?: string[] };
+  /** The run's profile (name and fields); a run whose profile is gone gets only what the state records. */
+  profile: Partial<Profile> & Pick<Profile, "adapter" | "provider">;
   timeoutMs: number;
 }
 
@@ -85,6 +97,7 @@ export async function workerSandbox(
   if (box.backend.name === "none") {
     return {
       os: false,
+      network: null,
       profile: {},
       apiKey: options.apiKey,
       launch: (plan) =>
@@ -99,41 +112,54 @@ export async function workerSandbox(
         }),
     };
   }
-  const upstream = options.profile?.baseUrl;
-  const keyEnv = options.profile?.apiKeyEnv ?? null;
+  const network = workerNetwork(ctx, state.profile, options.profile);
+  const forward = network.mode === "forwarder" ? network : null;
+  const keyEnv = options.profile.apiKeyEnv ?? null;
   const placeholder = `spot-placeholder-${crypto.randomUUID()}`;
-  if (!upstream && keyEnv) {
-    await ctx.store.event(state.runId, {
-      type: "note",
-      message: `Profile "${state.profile}" has no baseUrl, so its worker has no network in the sandbox: ` +
-        `set profiles.${state.profile}.baseUrl to reach the provider through the forwarder`,
-    });
-  }
+  await ctx.store.event(state.runId, {
+    type: "note",
+    message: `Worker network: ${describeNetwork(network)}`,
+  });
   return {
     os: true,
-    profile: upstream ? { baseUrl: `http://127.0.0.1:${BRIDGE_PORT}${basePath(upstream)}` } : {},
-    // The real key stays with the forwarder; the worker never holds it.
-    apiKey: options.apiKey === undefined ? undefined : placeholder,
-    launch: async (plan, homeDir) => {
+    network,
+    profile: forward
+      ? {
+        baseUrl: `http://127.0.0.1:${BRIDGE_PORT}${basePath(forward.upstream)}`,
+        providerType: forward.providerType,
+      }
+      : {},
+    // Behind the forwarder the real key stays with it; behind the proxy TLS is end to end, so the CLI holds it.
+    apiKey: options.apiKey === undefined || !forward ? options.apiKey : placeholder,
+    launch: async (plan, homeDir, homeFiles = { readOnly: [], writable: [] }) => {
       let forwarder: Forwarder | null = null;
-      let network: NetworkPolicy = { mode: "none" };
-      if (upstream) {
+      let egress: Egress | null = null;
+      let net: NetworkPolicy = { mode: "none" };
+      const bridge = { deno: Deno.execPath(), bridgeScript: join(SPOT_ROOT, "sandbox", "bridge.ts") };
+      if (forward) {
         forwarder = await startForwarder(ctx, {
           runId: state.runId,
-          upstream,
-          api: options.profile?.providerType,
+          upstream: forward.upstream,
+          api: forward.providerType,
           keyEnv,
           key: options.apiKey,
           placeholder,
           timeoutMs: options.timeoutMs,
         });
-        network = {
-          mode: "forwarder",
-          hostSocket: forwarder.socket,
-          deno: Deno.execPath(),
-          bridgeScript: join(SPOT_ROOT, "sandbox", "bridge.ts"),
-        };
+        net = { mode: "forwarder", hostSocket: forwarder.socket, ...bridge };
+      } else if (network.mode === "allowlist") {
+        egress = await startEgress(ctx, {
+          runId: state.runId,
+          allow: network.hosts,
+          logName: "worker-egress.jsonl",
+          timeoutMs: options.timeoutMs,
+        });
+        net = { mode: "proxy", hostSocket: egress.socket, allow: network.hosts, ...bridge };
       }
+      const stopNet = async () => {
+        await forwarder?.stop();
+        await egress?.stop();
+      };
       try {
         const host = hostFacts(ctx, box, state.sourceRoot);
         const paths = planPaths(plan.argv.slice(1), runDir, state.worktreePath);
@@ -142,16 +168,21 @@ export async function workerSandbox(
           {
             kind: options.kind,
             cwd: state.worktreePath,
-            writable: paths.writable,
+            writable: [...paths.writable, ...homeFiles.writable],
             readOnly: [
               ...vetPlanPaths(paths.readOnly, host.home),
               ...vetProfileRoots(options.profile?.readRoots, host),
             ],
             tools: resolveTools([options.binary], host.home),
             binds: dependencyBinds(state.dependencies, state.worktreePath, () => false),
-            home: { path: homeDir, files: plan.files.map((f) => f.path).filter((p) => within(p, homeDir)) },
+            home: {
+              path: homeDir,
+              files: [...plan.files.map((f) => f.path), ...homeFiles.readOnly].filter((p) =>
+                within(p, homeDir)
+              ),
+            },
             env: plan.env,
-            network,
+            network: net,
           },
           host,
           cwdFacts(state.worktreePath, await lockedFiles(ctx, state)),
@@ -163,12 +194,10 @@ export async function workerSandbox(
           level: box.backend.level,
           backend: box.backend.name,
           enforcement: box.backend.enforcement(policy, { uid: effectiveUid() }),
-          stop: async () => {
-            await forwarder?.stop();
-          },
+          stop: stopNet,
         };
       } catch (error) {
-        await forwarder?.stop();
+        await stopNet();
         throw error;
       }
     },

@@ -15,7 +15,8 @@ import { lockBlocking, withLock } from "../store/lock.ts";
 /** Counts and reserves under one global lock, so racing prepares cannot overshoot the cap. */
 export async function admit(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<void> {
   await withLock(lockBlocking(ctx.paths.admissionLock), async () => {
-    const active = (await ctx.store.all()).filter((s) => !TERMINAL.has(s.status));
+    // A run the original pi-worker left unfinished is not spot's to finish, so it takes no slot.
+    const active = (await ctx.store.all()).filter((s) => !TERMINAL.has(s.status) && !s.origin);
     const max = ctx.config.maxConcurrentRuns;
     if (active.length >= max) {
       throw new SpotError(

@@ -6,6 +6,9 @@ export const CostTier = z.enum(["free", "cheap", "standard", "premium"]);
 
 export const Modality = z.enum(["text", "vision", "image-output"]);
 
+/** `host:port`, as the egress proxy matches it. */
+export const HostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port");
+
 /** Per-profile overrides of the global limits (a slow provider may need a longer timeout). */
 export const ProfileLimits = z.object({
   workerTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
@@ -53,6 +56,13 @@ export const Profile = z.object({
     ),
   requestTimeoutSeconds: z.number().int().min(1).max(3600).optional()
     .describe("The worker CLI's own per-request timeout, for CLIs that have one"),
+  egress: z.enum(["auto", "forwarder", "allowlist"]).optional()
+    .describe(
+      "How the worker reaches its provider under the OS sandbox: auto picks the forwarder when an upstream URL " +
+        "is known and the CLI takes one, else the allowlist proxy",
+    ),
+  egressHosts: z.array(HostPort).min(1).optional()
+    .describe("host:port pairs the allowlist proxy lets this worker reach, instead of its CLI's defaults"),
 }).strict();
 export type Profile = z.infer<typeof Profile>;
 
@@ -117,7 +127,7 @@ export const DependenciesConfig = z.object({
     ),
   setup: z.union([z.literal("auto"), z.literal(false), z.string().min(1)]).default("auto")
     .describe("auto: the install command the base's lockfile implies; a command; or false for none"),
-  registries: z.array(z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port")).default(DEFAULT_REGISTRIES)
+  registries: z.array(HostPort).default(DEFAULT_REGISTRIES)
     .describe("host:port the setup may reach through the egress proxy; nothing else"),
   setupTimeoutSeconds: z.number().int().min(10).max(7200).default(900),
 }).strict();
@@ -166,6 +176,12 @@ export const CallerName = z.enum([
   "cli",
 ]);
 
+/** Where a provider answers, and the wire API it speaks there. */
+export const ProviderEndpoint = z.object({
+  baseUrl: z.string().url(),
+  providerType: z.enum(["openai-completions", "openai-responses", "anthropic-messages", "google-gemini"]),
+}).strict();
+
 export const Config = z.object({
   $schema: z.string().optional(),
   schemaVersion: z.literal(1).default(1),
@@ -193,6 +209,11 @@ export const Config = z.object({
   codexRateCard: ParentRateCard.optional().describe("Legacy name of parentRateCard"),
   parentSubscription: ParentSubscription.optional(),
   codexSubscription: ParentSubscription.optional().describe("Legacy name of parentSubscription"),
+  providerEndpoints: z.record(z.string().min(1), ProviderEndpoint).default({})
+    .describe(
+      "Upstream URLs of providers by name, for keyed profiles without a baseUrl; merged over spot's table of " +
+        "well-known providers (docs/providers.md)",
+    ),
   profiles: z.record(z.string(), Profile).default({}),
 }).strict();
 export type Config = z.infer<typeof Config>;

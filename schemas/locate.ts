@@ -38,11 +38,41 @@ function nearestNode(root: Node, path: readonly PropertyKey[]): Node {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
+export type JsonPath = (string | number)[];
+
+/** A value a rewrite moved: problems found at `to` are reported at `from`, where the file has it. */
+export interface Moved {
+  from: JsonPath;
+  to: JsonPath;
+}
+
+export interface ParseOptions {
+  jsonc?: boolean;
+  /** Changes the parsed value before it is validated (a config's legacy keys). */
+  rewrite?: (data: unknown) => { value: unknown; moved: Moved[] };
+}
+
+/** Where a path's value is written in the text (its parent object when the key is missing). */
+export function locatePath(text: string, path: JsonPath): { line: number; col: number } {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  return lineCol(text, root ? nearestNode(root, path).offset : 0);
+}
+
+/** The path as the file writes it: a moved value's problem belongs to its old key. */
+function sourcePath(path: readonly PropertyKey[], moved: Moved[]): readonly PropertyKey[] {
+  for (const m of moved) {
+    if (m.to.length <= path.length && m.to.every((k, i) => path[i] === k)) {
+      return [...m.from, ...path.slice(m.to.length)];
+    }
+  }
+  return path;
+}
+
 /** Parses text (comments and trailing commas allowed when `jsonc`) and validates it. */
 export function parseWithSchema<S extends z.ZodType>(
   text: string,
   schema: S,
-  options: { jsonc?: boolean } = {},
+  options: ParseOptions = {},
 ): Parsed<z.infer<S>> {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, {
@@ -64,12 +94,13 @@ export function parseWithSchema<S extends z.ZodType>(
   }));
   // A repeated key is ambiguous (which allowedPaths did the author mean?), so it is refused, not merged.
   if (duplicates.length > 0) return { ok: false, issues: duplicates };
-  const data = JSON.parse(JSON.stringify(nodeValue(root)));
+  const parsed = JSON.parse(JSON.stringify(nodeValue(root)));
+  const { value: data, moved } = options.rewrite?.(parsed) ?? { value: parsed, moved: [] };
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.map((issue) => {
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
-    const path = keys.length === 1 ? [...issue.path, keys[0]] : issue.path;
+    const path = sourcePath(keys.length === 1 ? [...issue.path, keys[0]] : issue.path, moved);
     const node = nearestNode(root, path);
     return { path: pathString(path), message: issue.message, ...lineCol(text, node.offset) };
   });

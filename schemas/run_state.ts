@@ -54,6 +54,8 @@ export interface SourceFingerprint {
 
 export interface RunState {
   schemaVersion: 1;
+  /** Set on a run the original pi-worker wrote: spot shows it, never drives it (absent on spot's own). */
+  origin?: "pi-worker";
   runId: string;
   status: Status;
   createdAt: string;

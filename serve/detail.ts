@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import type { SpotPaths } from "../store/paths.ts";
 import { asRunState } from "../store/run_entry.ts";
+import { PI_EVENTS_FILE } from "../store/legacy_run.ts";
 import { stripTerminal } from "../store/worker_log.ts";
 import type { RunState } from "../schemas/run_state.ts";
 
@@ -108,6 +109,9 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
     ["task.json", "verification.json", "self-review.json", "review.json"].map((f) => readJson(join(dir, f))),
   )).map(obj);
   const security = obj(verification?.security);
+  let logTail = await tailLog(join(dir, "worker.log"));
+  // The original pi-worker's older runs have no worker.log, only the stream pi printed.
+  if (logTail.length === 0 && state.origin) logTail = await tailLog(join(dir, PI_EVENTS_FILE));
   return {
     state,
     goal: task ? str(task.goal) : null,
@@ -116,7 +120,8 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
     checks: arr(verification?.commands).map(obj).filter((c): c is Json => c !== null).map((c) => ({
       argv: arr(c.argv).map((a) => str(a)).join(" "),
       passed: c.passed === true,
-      exitCode: numOrNull(c.exitCode),
+      // `code` is what the original pi-worker called it.
+      exitCode: numOrNull(c.exitCode) ?? numOrNull(c.code),
       timedOut: c.timedOut === true,
       durationMs: numOrNull(c.durationMs),
     })),
@@ -144,6 +149,6 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
         findings: findings(review.findings),
       }
       : null,
-    logTail: await tailLog(join(dir, "worker.log")),
+    logTail,
   };
 }

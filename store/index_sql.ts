@@ -2,8 +2,8 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { RunEntry } from "./run_entry.ts";
 
-/** Bump when the table changes: an index of another version is dropped and rebuilt. */
-export const SCHEMA_VERSION = "1";
+/** Bump when the table or a row's meaning changes: an index of another version is dropped and rebuilt. */
+export const SCHEMA_VERSION = "2";
 
 export const INDEX_SCHEMA = `
 CREATE TABLE runs (

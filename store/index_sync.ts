@@ -10,6 +10,7 @@ import type { RunState } from "../schemas/run_state.ts";
 import { readJsonFile } from "./files.ts";
 import { type Row, rowParams } from "./index_sql.ts";
 import { asRunState, type MetricsSavings, type RunEntry, toEntry } from "./run_entry.ts";
+import { withPiWorkerUsage } from "./legacy_run.ts";
 
 export interface Change {
   runId: string;
@@ -43,7 +44,8 @@ async function entryFor(db: DatabaseSync, runsDir: string, state: RunState): Pro
     goal = typeof task?.goal === "string" ? task.goal : null;
   }
   let metrics: MetricsSavings | null = null;
-  if (state.lastReportAt) {
+  if (state.origin) state = await withPiWorkerUsage(dir, state);
+  else if (state.lastReportAt) {
     metrics = await readJsonFile<MetricsSavings>(join(dir, "metrics.json")).catch(() => null);
   }
   return toEntry(state, goal, metrics);

@@ -5,6 +5,7 @@
  */
 import type { RunState, Status } from "../schemas/run_state.ts";
 import { estimateSavings } from "../usage/savings.ts";
+import { fromPiWorkerState, isPiWorkerState } from "./legacy_run.ts";
 
 /** Statuses `list --running` shows: a run someone is, or should be, working on. */
 export const ACTIVE: ReadonlySet<Status> = new Set([
@@ -22,6 +23,8 @@ export const GOAL_CHARS = 240;
 export function summarize(s: RunState) {
   return {
     runId: s.runId,
+    /** "pi-worker" for a run the original tool wrote: shown, never driven. */
+    origin: s.origin ?? "spot",
     status: s.status,
     caller: s.caller,
     profile: s.profile,
@@ -67,8 +70,12 @@ export interface MetricsSavings {
 
 const STRINGS = ["runId", "status", "caller", "createdAt", "updatedAt"] as const;
 
-/** The state, if the parsed JSON has the fields the index relies on; anything else is skipped. */
+/**
+ * The state, if the parsed JSON has the fields the index relies on; anything else is skipped. A state the
+ * original pi-worker wrote is read as spot's, marked with its origin (its usage is added by the caller).
+ */
 export function asRunState(value: unknown, dirName?: string): RunState | null {
+  if (isPiWorkerState(value, dirName)) return fromPiWorkerState(value);
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   const v = value as Record<string, unknown>;
   if (STRINGS.some((k) => typeof v[k] !== "string")) return null;

@@ -12,6 +12,7 @@ import { type HeldLock, tryLockRun } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
 import { saveIndexed } from "./index_shared.ts";
 import { renderWorkerLogLine } from "./worker_log.ts";
+import { fromPiWorkerState, isPiWorkerState, withPiWorkerUsage } from "./legacy_run.ts";
 
 export class RunStore {
   constructor(readonly paths: SpotPaths, readonly now: () => string = () => new Date().toISOString()) {}
@@ -24,8 +25,12 @@ export class RunStore {
     return join(this.dir(runId), name);
   }
 
+  /** A run's state; one the original pi-worker wrote is read as spot's, marked `origin: "pi-worker"`. */
   async load(runId: string): Promise<RunState> {
-    const state = await readJsonFile<RunState>(this.file(runId, "state.json")).catch(() => null);
+    const raw = await readJsonFile<RunState>(this.file(runId, "state.json")).catch(() => null);
+    const state = isPiWorkerState(raw)
+      ? await withPiWorkerUsage(this.dir(runId), fromPiWorkerState(raw))
+      : raw;
     if (!state) {
       throw new SpotError(
         "RUN_NOT_FOUND",
@@ -76,8 +81,9 @@ export class RunStore {
     return await readJsonFile<T>(this.file(runId, name));
   }
 
+  /** Every verb that changes a run holds this; a run spot did not write is refused (RUN_READ_ONLY). */
   async lock(runId: string): Promise<HeldLock> {
-    await this.load(runId);
+    assertSpotRun(await this.load(runId));
     return await tryLockRun(this.file(runId, ".lock"), runId);
   }
 
@@ -87,12 +93,23 @@ export class RunStore {
     try {
       for await (const entry of Deno.readDir(this.paths.runsDir)) {
         if (!entry.isDirectory || !RUN_ID_PATTERN.test(entry.name)) continue;
-        const state = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
-        if (state?.runId) out.push(state);
+        const raw = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
+        if (isPiWorkerState(raw)) out.push(fromPiWorkerState(raw));
+        else if (raw?.runId) out.push(raw);
       }
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
     return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
+}
+
+/** spot shows a run the original pi-worker wrote, but never runs, verifies, approves or removes it. */
+export function assertSpotRun(state: RunState, doing = "change"): void {
+  if (state.origin !== "pi-worker") return;
+  throw new SpotError(
+    "RUN_READ_ONLY",
+    `Cannot ${doing} run "${state.runId}": the original pi-worker wrote it, and spot only reads such runs`,
+    { details: { runId: state.runId, origin: state.origin, hint: `spot inspect --id ${state.runId}` } },
+  );
 }

@@ -65,7 +65,14 @@ async function setup(): Promise<Setup> {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir);
   const pi = join(ROOT, "tests", "fixtures", "fake-pi");
-  const profile = (model: string, costTier: string) => ({ adapter: "pi", provider: "fake", model, costTier });
+  // Nothing listens at the base URL: the fake pi never calls out.
+  const profile = (model: string, costTier: string) => ({
+    adapter: "pi",
+    provider: "fake",
+    model,
+    costTier,
+    baseUrl: "http://127.0.0.1:9/v1",
+  });
   await writeJson(env.configFile, {
     profiles: {
       alpha: profile("alpha-model", "cheap"),

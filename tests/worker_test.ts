@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { readJsonLines } from "../store/files.ts";
 import { processAlive } from "../sandbox/spawn.ts";
 import { demoScenario, FIXED_ADD, prepareScenario } from "./scenario.ts";
-import { ROOT, spot, spotEnv, writeEpisode } from "./helpers.ts";
+import { ROOT, spot, spotEnv, writeEpisode, writeJson } from "./helpers.ts";
 
 async function fakePi(dir: string, stream: string): Promise<string> {
   const path = join(dir, `fake-pi-${stream.replace(/\W/g, "")}`);
@@ -64,6 +64,8 @@ Deno.test("a pi turn with a clean stream reaches verifying and sums its usage", 
         adapter: "pi",
         provider: "fake",
         model: "fake-model",
+        // Nothing listens there: the fake pi never calls out.
+        baseUrl: "http://127.0.0.1:9/v1",
         binary: await fakePi(base.dir, "success.jsonl"),
       },
     },
@@ -89,6 +91,7 @@ Deno.test("a missing credential blocks the run before any worker starts", async 
         provider: "fake",
         model: "m",
         apiKeyEnv: "SPOT_TEST_UNSET_KEY",
+        baseUrl: "http://127.0.0.1:9/v1",
         binary: "/bin/true",
       },
     },
@@ -187,20 +190,31 @@ Deno.test("a transient failure retries once, then follows the profile's fallback
   for (const e of [base, env, lone]) await Deno.remove(e.dir, { recursive: true });
 });
 
-Deno.test("a keyed profile without a baseUrl is refused inside the OS sandbox with the fix, not left to time out", async () => {
+Deno.test("a keyed profile with no known upstream is refused inside the OS sandbox with the fix, not left to time out", async () => {
   const base = await spotEnv();
-  const profile = { adapter: "pi", provider: "fake", model: "fake-model", apiKeyEnv: "FAKE_API_KEY" };
-  const env = await spotEnv({
-    profiles: { nourl: { ...profile, binary: await fakePi(base.dir, "success.jsonl") } },
-  });
+  const binary = await fakePi(base.dir, "success.jsonl");
+  const profile = { adapter: "pi", provider: "fake", model: "fake-model", apiKeyEnv: "FAKE_API_KEY", binary };
+  const env = await spotEnv({ profiles: { nourl: profile } });
   env.env.FAKE_API_KEY = "sk-test-not-a-real-key";
   const sc = await demoScenario(env.dir);
+  const prep = await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "nourl");
+  assert.equal(prep.code, 2, prep.stderr);
+  const error = prep.json.error as { code: string; message: string };
+  assert.equal(error.code, "PROVIDER_UNREACHABLE");
+  assert.match(error.message, /tried the forwarder.*set profiles\.nourl\.baseUrl .*--sandbox none/);
+  assert.equal((await spot(env, sc.repo, "list")).json.count, 0, "nothing was written");
+  // A run prepared while the profile had a baseUrl, whose config then lost it, is refused at run time too.
+  await writeJson(env.configFile, { profiles: { nourl: { ...profile, baseUrl: "http://127.0.0.1:9/v1" } } });
   const id = String(
     (await spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "nourl")).json.runId,
   );
+  await writeJson(env.configFile, { profiles: { nourl: profile } });
   const run = await spot(env, sc.repo, "run", "--id", id);
   assert.equal(run.code, 4, run.stderr);
-  assert.match((run.json.error as { message: string }).message, /has no baseUrl .*--sandbox none/);
+  assert.match(
+    (run.json.error as { message: string }).message,
+    /set profiles\.nourl\.baseUrl .*--sandbox none/,
+  );
   // With the OS sandbox declined, the same profile runs (and the run records that choice).
   const sc2 = await demoScenario(env.dir);
   const id2 = String(

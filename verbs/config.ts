@@ -1,31 +1,89 @@
-/** `spot config path|show|validate`: these work even when the config itself is broken. */
+/** `spot config path|show|validate|migrate`: these work even when the config itself is broken. */
 import { SpotError } from "../errors.ts";
 import type { Config } from "../schemas/config.ts";
-import { loadConfig, parseConfig, readConfigText } from "../config/load.ts";
+import {
+  type ConfigWarning,
+  formatWarning,
+  loadConfigWithWarnings,
+  readConfig,
+  readConfigText,
+} from "../config/load.ts";
+import { migrateConfigText } from "../config/migrate.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
+import { writeTextAtomic } from "../store/files.ts";
+
+type Warn = (text: string) => void;
 
 export async function configPath(env: EnvReader): Promise<{ path: string; exists: boolean }> {
   const path = resolvePaths(env).configFile;
   return { path, exists: (await readConfigText(path)) !== null };
 }
 
-/** The effective config: the file with every default filled in (written with defaults on first use). */
-export async function configShow(env: EnvReader): Promise<{ path: string; config: Config }> {
-  const path = resolvePaths(env).configFile;
-  return { path, config: await loadConfig(path) };
+function told(path: string, warnings: ConfigWarning[], warn?: Warn): ConfigWarning[] {
+  for (const w of warnings) warn?.(formatWarning(path, w));
+  return warnings;
 }
 
-/** Checks the file without writing anything; a missing file is reported, not created. */
-export async function configValidate(
+/** The effective config: the file with every default filled in (written with defaults on first use). */
+export async function configShow(
   env: EnvReader,
-): Promise<{ path: string; valid: true; profiles: string[]; defaultProfile: string }> {
+  warn?: Warn,
+): Promise<{ path: string; config: Config; warnings: ConfigWarning[] }> {
   const path = resolvePaths(env).configFile;
+  const { config, warnings } = await loadConfigWithWarnings(path);
+  return { path, config, warnings: told(path, warnings, warn) };
+}
+
+async function existingText(path: string, verb: string): Promise<string> {
   const text = await readConfigText(path);
   if (text === null) {
-    throw new SpotError("CONFIG_INVALID", `Cannot validate config "${path}": the file does not exist`, {
+    throw new SpotError("CONFIG_INVALID", `Cannot ${verb} config "${path}": the file does not exist`, {
       details: { hint: "any spot command creates it with defaults; spot config show prints them" },
     });
   }
-  const config = parseConfig(path, text);
-  return { path, valid: true, profiles: Object.keys(config.profiles), defaultProfile: config.defaultProfile };
+  return text;
+}
+
+/** Checks the file without writing anything; a missing file is reported, not created. */
+export async function configValidate(env: EnvReader, warn?: Warn) {
+  const path = resolvePaths(env).configFile;
+  const { config, warnings } = readConfig(path, await existingText(path, "validate"));
+  return {
+    path,
+    valid: true as const,
+    profiles: Object.keys(config.profiles),
+    defaultProfile: config.defaultProfile,
+    warnings: told(path, warnings, warn),
+  };
+}
+
+/** `<file>.bak-<UTC time>`, made with createNew so an existing backup is never overwritten. */
+async function backUp(path: string, text: string, now: Date): Promise<string> {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  for (let n = 1;; n++) {
+    const backup = `${path}.bak-${stamp}${n === 1 ? "" : `-${n}`}`;
+    try {
+      await Deno.writeTextFile(backup, text, { createNew: true, mode: 0o600 });
+      return backup;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
+}
+
+/** Rewrites the file with spot's names for every legacy key (ignored ones removed), after a backup. */
+export async function configMigrate(env: EnvReader, _warn?: Warn, now = () => new Date()) {
+  const path = resolvePaths(env).configFile;
+  const text = await existingText(path, "migrate");
+  const migration = migrateConfigText(path, text);
+  if (migration.text === null) return { file: path, backup: null, changes: [] };
+  const backup = await backUp(path, text, now());
+  await writeTextAtomic(path, migration.text);
+  return {
+    file: path,
+    backup,
+    changes: migration.changes,
+    note: "each legacy key was edited in place; a JSONC comment inside or beside a changed key may be lost " +
+      "(the backup keeps the file as it was)",
+  };
 }

@@ -4,12 +4,15 @@ import { digestSelfReview } from "../review/digest.ts";
 import type { ReviewGuide } from "../review/tiers.ts";
 import type { SelfReview } from "../schemas/self_review.ts";
 import type { SpotContext } from "../store/context.ts";
+import { assertSpotRun } from "../store/run_store.ts";
 import { runHunks } from "../gates/review_guide.ts";
 
 const encoder = new TextEncoder();
 
 export async function diffRun(ctx: SpotContext, runId: string, options: { hunks?: boolean }) {
   const state = await ctx.store.load(runId);
+  // The original wrote no diff.patch: an empty list would read as an empty diff.
+  assertSpotRun(state, "show the diff of");
   const all = await runHunks(ctx, runId);
   if (!state.diffSha256) {
     throw new SpotError(

@@ -4,7 +4,8 @@
  * writes nothing.
  */
 import { isAbsolute, resolve } from "node:path";
-import { isSpotError } from "../errors.ts";
+import { isSpotError, SpotError } from "../errors.ts";
+import { unreachableMessage, workerNetwork } from "../isolation/worker_network.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import type { DependencyRecord } from "../schemas/dependency_record.ts";
 import { provideDependencies } from "../workspace/provide.ts";
@@ -56,6 +57,19 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
+  // A worker that cannot reach its provider from the sandbox would only fail later: refuse now, with the fix.
+  if (sandbox.details.backend !== "none") {
+    const network = workerNetwork(ctx, choice.name, choice.profile);
+    if (network.mode === "unreachable") {
+      throw new SpotError(
+        "PROVIDER_UNREACHABLE",
+        unreachableMessage(choice.name, choice.profile.provider, network),
+        {
+          details: { profile: choice.name, tried: network.tried, reason: network.reason, fix: network.fix },
+        },
+      );
+    }
+  }
   const [fingerprint, identity] = await Promise.all([
     sourceFingerprint(task.repositoryRoot),
     userIdentity(task.repositoryRoot),

@@ -44,6 +44,8 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     ),
   );
   return {
+    /** "pi-worker" for a run the original tool wrote: spot shows it and never changes it. */
+    origin: state.origin ?? "spot",
     state,
     task: { runId: task.runId, goal: task.goal, risk: task.risk, allowedPaths: task.allowedPaths },
     failure: state.failure,

@@ -17,6 +17,8 @@ import { resolveAdapter, resolveWorkerBinary } from "./binary.ts";
 import { type ExitMessage, failure, judgeTurn } from "./outcome.ts";
 import { type ProcessWatch, watchProcesses } from "./process_watch.ts";
 import { becomeSubreaper } from "./subreaper.ts";
+import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
+import { unreachableMessage } from "../isolation/worker_network.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -72,7 +74,7 @@ async function writePlanFiles(
 }
 
 type Planned =
-  | { ok: true; adapter: WorkerAdapter; launch: WorkerLaunch; spec: WorkerStepSpec }
+  | { ok: true; adapter: WorkerAdapter; launch: WorkerLaunch; spec: WorkerStepSpec; homeFiles: HomeFiles }
   | { ok: false; outcome: WorkerOutcome };
 
 /** Everything before the worker starts: binary, key, private HOME, sandbox, the adapter's plan. */
@@ -100,22 +102,18 @@ async function planAttempt(
   const runDir = ctx.store.dir(state.runId);
   const homeDir = join(runDir, "homes", `${phase}-r${state.revisionRound}-a${n}`);
   await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
-  // Under an OS sandbox the worker gets a placeholder key and the forwarder's base URL.
+  // Under an OS sandbox the network plan decides: the forwarder's URL and a placeholder key, or the proxy.
   const sandbox = await workerSandbox(ctx, state, {
     kind: phase === "self-review" ? "self-review" : "worker",
     binary,
     apiKey,
-    profile,
+    profile: { ...profile, adapter: state.adapter, provider: state.provider },
     timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
   });
-  // Inside the OS sandbox the only way out is the forwarder, which needs to know where the provider is.
-  if (sandbox.os && profile?.apiKeyEnv && !profile.baseUrl) {
-    return fail(failure(
-      "config",
-      "blocking",
-      `Cannot reach provider "${state.provider}" from the sandbox: profile "${state.profile}" has no baseUrl ` +
-        `(set profiles.${state.profile}.baseUrl, or prepare with --sandbox none)`,
-    ));
+  if (sandbox.network?.mode === "unreachable") {
+    return fail(
+      failure("config", "blocking", unreachableMessage(state.profile, state.provider, sandbox.network)),
+    );
   }
   const plan = adapter.plan({
     runId: state.runId,
@@ -138,8 +136,19 @@ async function planAttempt(
     apiKey: sandbox.apiKey,
     osSandbox: sandbox.os,
   });
+  // The user's own CLI config and (for a profile without a key variable) login, copied in; spot's files win.
+  const homeFiles = await copyHomeFiles(ctx, {
+    adapter: state.adapter,
+    provider: state.provider,
+    keyed: profile?.apiKeyEnv !== undefined,
+    homeDir,
+    planFiles: plan.files,
+  });
   await writePlanFiles(adapter, runDir, plan.files);
-  const launch = await sandbox.launch(plan, homeDir);
+  const launch = await sandbox.launch(plan, homeDir, homeFiles).catch(async (error) => {
+    await removeHomeFiles(homeFiles);
+    throw error;
+  });
   const spec: WorkerStepSpec = {
     argv: launch.argv,
     cwd: state.worktreePath,
@@ -150,7 +159,7 @@ async function planAttempt(
     rawStreamFile: join(runDir, "worker-stream.jsonl"),
     killBinary: killProgram(ctx),
   };
-  return { ok: true, adapter, launch, spec };
+  return { ok: true, adapter, launch, spec, homeFiles };
 }
 
 export async function attempt(
@@ -162,7 +171,7 @@ export async function attempt(
 ): Promise<AttemptResult> {
   const planned = await planAttempt(ctx, state, phase, prompt, n);
   if (!planned.ok) return { outcome: planned.outcome, enforcement: null };
-  const { adapter, launch, spec } = planned;
+  const { adapter, launch, spec, homeFiles } = planned;
   // What the launch detaches is re-parented to spot, which ends it after the turn.
   becomeSubreaper();
   const runDir = ctx.store.dir(state.runId);
@@ -197,7 +206,10 @@ export async function attempt(
       }
       ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
     },
-  }).finally(launch.stop);
+  }).finally(async () => {
+    await launch.stop();
+    await removeHomeFiles(homeFiles);
+  });
   const reaped = (watch as ProcessWatch | null)?.reap() ?? [];
   if (reaped.length > 0) {
     await ctx.store.event(state.runId, {

@@ -140,7 +140,8 @@ function bridgeLines(deno: string, mode: ChannelMode): string[] {
     `--allow-read=${socket} --allow-write=${socket},${INSIDE_BRIDGE_READY}`;
   const what = mode === "forwarder" ? "provider" : "egress";
   return [
-    `'${deno}' run --no-prompt --no-config --no-lock ${flags} ${INSIDE_BRIDGE} ` +
+    // No update check: behind the egress proxy it would be a refused request to dl.deno.land in the log.
+    `DENO_NO_UPDATE_CHECK=1 '${deno}' run --no-prompt --no-config --no-lock ${flags} ${INSIDE_BRIDGE} ` +
     `${port} ${socket} ${INSIDE_BRIDGE_READY} </dev/null >/dev/null 2>&1 &`,
     `n=0; while [ ! -e ${INSIDE_BRIDGE_READY} ] && [ $n -lt ${BRIDGE_WAIT_TICKS} ]; do sleep 0.05; n=$((n+1)); done`,
     `[ -e ${INSIDE_BRIDGE_READY} ] || { echo "spot: the ${what} bridge did not start" >&2; exit 125; }`,

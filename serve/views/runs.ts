@@ -122,10 +122,10 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): H
       <td><a class="expand" href="${href}" data-expand="${s.runId}" aria-expanded="${open
         ? "true"
         : "false"}" aria-controls="detail-${s.runId}" title="Details">${open ? "▾" : "▸"}</a></td>
-      <td data-label="Run"><span class="run-id">${s.runId}</span><div class="goal">${clip(
-        e.goal ?? "",
-        140,
-      )}</div></td>
+      <td
+        data-label="Run"><span class="run-id">${s.runId}</span>${s.origin === "pi-worker"
+          ? html`<div class="muted origin">from pi-worker, read-only</div>`
+          : ""}<div class="goal">${clip(e.goal ?? "", 140)}</div></td>
       <td data-label="Caller">${badge("caller", s.caller)}</td>
       <td data-label="Status">${badge("status", s.status)}${s.failure
         ? html`

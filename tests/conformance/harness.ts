@@ -115,6 +115,7 @@ async function scenarioRun(
   binary: string,
   scenario: Scenario,
   server: ModelServer,
+  egress: "auto" | "allowlist" = "auto",
 ): Promise<void> {
   const expected = c.expect?.[scenario] ?? EXPECTED[scenario];
   const bound = c.boundSeconds[scenario] ?? c.boundSeconds.default;
@@ -132,6 +133,7 @@ async function scenarioRun(
         baseUrl: c.baseUrl(server.url),
         providerType: c.providerType,
         binary,
+        egress,
         ...(c.maxRetries !== undefined ? { maxRetries: c.maxRetries } : {}),
         ...(c.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: c.requestTimeoutSeconds } : {}),
       },
@@ -169,6 +171,18 @@ async function scenarioRun(
     const keyed = server.requests.filter((r) => r.dialect !== null);
     assert.ok(keyed.every((r) => r.key === KEY), `${story}: the key did not reach the provider by env`);
 
+    if (egress === "allowlist") {
+      // Every request went out through the proxy, to the one host:port the profile's baseUrl names.
+      // The model requests went out through the proxy, to the one host:port the profile's baseUrl names; what
+      // else the CLI tried on its own (update checks, plugin downloads) was refused and recorded.
+      const logFile = join(runDir, "worker-egress.jsonl");
+      await Deno.copyFile(logFile, join(STREAMS_DIR, `${c.cli}-allowlist-egress.jsonl`)).catch(() => {});
+      const log = await readLines<{ decision: string; port?: number }>(logFile);
+      const allowed = log.filter((l) => l.decision === "allowed");
+      const port = Number(new URL(server.url).port);
+      const said = `${story}: proxy log ${JSON.stringify(log)}`;
+      assert.ok(allowed.length > 0 && allowed.every((l) => l.port === port), said);
+    }
     const written = await fileText(join(before.worktreePath, FILE));
     if (expected.code === null) {
       assert.equal(run.code, 0, story);
@@ -214,6 +228,21 @@ export function conformanceSuite(c: CliCase): void {
       },
     });
   }
+  if ("ignore" in found) return;
+  Deno.test({
+    name: `${c.cli} through the allowlist proxy (its own URL and key, HTTPS_PROXY): the success scenario`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      if ("fail" in found) throw new Error(found.fail);
+      const server = startModelServer({ scenario: "success", file: FILE, content: CONTENT });
+      try {
+        await scenarioRun(c, found.binary, "success", server, "allowlist");
+      } finally {
+        await server.close();
+      }
+    },
+  });
 }
 
 function describe(scenario: Scenario, expected: Expectation): string {

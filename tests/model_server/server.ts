@@ -37,6 +37,8 @@ export interface RecordedRequest {
   /** The credential the client sent, whichever header it used. */
   key: string | null;
   status: number;
+  /** The JSON body of a POST, so a test can see what settings reached the provider. */
+  body?: Record<string, unknown>;
 }
 
 export interface ModelServer {
@@ -128,6 +130,7 @@ export function startModelServer(options: ModelServerOptions = {}): ModelServer 
     const routed = isObject(body) ? route(path, body) : null;
     if (!routed) return Response.json({ error: { message: `No route for ${path}` } }, { status: 404 });
     Object.assign(record, {
+      body,
       dialect: routed.dialect,
       model: routed.turn.model,
       tools: routed.turn.tools.map((t) => t.name),
