@@ -3,7 +3,7 @@
  * config.toml; codex speaks only the Responses API, reads the prompt from
  * stdin to EOF, and gets its request and stream retry budgets from the profile.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishCodex, parseCodexLine } from "./streams/codex.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";

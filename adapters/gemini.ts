@@ -4,7 +4,7 @@
  * in GEMINI_API_KEY, and settings.json turns off telemetry, updates and the
  * folder-trust prompt and caps its retries (10 attempts by default).
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishGemini, parseGeminiLine } from "./streams/gemini.ts";
 import { homeEnv, promptText, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";

@@ -2,7 +2,7 @@
  * kilo (`kilo run --format json`), an opencode fork: the same stream and
  * config schema, its own env names, and a session retry limit opencode lacks.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { opencodeFamilyPlan, parseModelLines } from "./opencode.ts";
 import { homeEnv, withKey } from "./plan_util.ts";

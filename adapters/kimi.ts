@@ -5,7 +5,7 @@
  * stays empty, because the key travels in KIMI_API_KEY / OPENAI_API_KEY.
  * Built from Kimi's documented print mode; not installable here.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishKimi, parseKimiLine } from "./streams/kimi.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";

@@ -3,7 +3,7 @@
  * OPENCODE_CONFIG, the prompt on argv (opencode blocks on an open stdin), and
  * `--title` skips the extra title request.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { opencodeConfig } from "./opencode_config.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";

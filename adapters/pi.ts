@@ -3,7 +3,7 @@
  * could make a run depend on the host: a private agent dir, no extensions,
  * skills or context files, no update checks, and the prompt on stdin.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 

@@ -1,5 +1,5 @@
 /** Launch-plan pieces every CLI adapter shares: a private HOME with XDG dirs, and the key by env only. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { LaunchSpec } from "./types.ts";
 
 /** A per-run HOME holds every config and state file a CLI writes; XDG dirs and TMPDIR live inside it. */

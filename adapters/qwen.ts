@@ -3,7 +3,7 @@
  * stream whose `input_tokens` include the cached ones, and which reports a
  * provider error as a successful result whose text starts `[API Error:`.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, promptText, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";

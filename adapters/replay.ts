@@ -3,7 +3,7 @@
  * speaks pi's json stream, so it shares pi's parser and finish rule. The
  * profile's `model` is the absolute path of the episode file.
  */
-import { fileURLToPath } from "node:url";
+import { fromFileUrl } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
@@ -12,7 +12,7 @@ const FALLBACK_BINARY = "spot-replay";
 
 function shimPath(): string {
   const url = new URL("../replay/spot-replay", import.meta.url);
-  return url.protocol === "file:" ? fileURLToPath(url) : FALLBACK_BINARY;
+  return url.protocol === "file:" ? fromFileUrl(url) : FALLBACK_BINARY;
 }
 
 function plan(spec: LaunchSpec): LaunchPlan {

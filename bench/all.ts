@@ -9,6 +9,7 @@ import { spawnProcess } from "../sandbox/spawn.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const BENCHES = [
   "loop_bench.ts",
+  "small_loop_bench.ts",
   "review_bench.ts",
   "dashboard_bench.ts",
   "sandbox_bench.ts",

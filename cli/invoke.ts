@@ -10,6 +10,7 @@ import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
 import { printError, printOk, printWarning, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
+import { timed } from "../base/timings.ts";
 
 type Args = Record<string, unknown>;
 
@@ -21,17 +22,22 @@ export class Invocation {
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<object>,
-    options: { interruptible?: boolean } = {},
+    options: { interruptible?: boolean; loadConfig?: boolean } = {},
   ): Promise<void> {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal() ? createProgressLine(writeErr) : undefined;
     try {
-      const ctx = await createContext({
-        signal: interrupts?.signal,
-        progress: progress?.update,
-        warn: printWarning,
-      });
-      const result = await audited(ctx, name, args, () => fn(ctx));
+      const ctx = await timed("context (paths, config)", () =>
+        createContext({
+          signal: interrupts?.signal,
+          progress: progress?.update,
+          warn: printWarning,
+          loadConfig: options.loadConfig,
+        }));
+      const result = await timed(
+        `verb ${name} (whole, children included)`,
+        () => audited(ctx, name, args, () => fn(ctx)),
+      );
       progress?.stop();
       printOk(name, result);
     } catch (error) {

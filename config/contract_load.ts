@@ -1,7 +1,7 @@
 /** Reads and checks a task contract file; every problem is reported with its line:col. */
 import { SpotError } from "../errors.ts";
 import type { Config } from "../schemas/config.ts";
-import { formatIssues, parseWithSchema } from "../schemas/locate.ts";
+import { formatIssuesOf, parseJsonWithSchema } from "../schemas/parse_json.ts";
 import { TaskContract } from "../schemas/task_contract.ts";
 
 function withPolicy(config: Config) {
@@ -30,13 +30,14 @@ export async function readContract(file: string, config: Config): Promise<TaskCo
       `Cannot read task contract "${file}": ${(error as Error).message}`,
     );
   }
-  const parsed = parseWithSchema(text, withPolicy(config));
+  const parsed = await parseJsonWithSchema(text, withPolicy(config));
   if (!parsed.ok) {
     throw new SpotError(
       "CONTRACT_INVALID",
-      `Cannot accept task contract "${file}": ${parsed.issues.length} problem(s)\n${
-        formatIssues(file, parsed.issues)
-      }`,
+      `Cannot accept task contract "${file}": ${parsed.issues.length} problem(s)\n${await formatIssuesOf(
+        file,
+        parsed.issues,
+      )}`,
       { details: { file, issues: parsed.issues } },
     );
   }

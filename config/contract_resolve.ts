@@ -2,7 +2,7 @@
  * A contract as a run uses it: read and checked, its repository the git
  * toplevel, its base revision HEAD, and a run id generated when it has none.
  */
-import { resolve } from "node:path";
+import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { headCommit, toplevel } from "../git/repo.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";

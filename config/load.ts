@@ -1,113 +1,59 @@
-/** Loads the user's config (JSONC allowed), creating it with defaults on first use. */
-import { dirname } from "node:path";
+/**
+ * Loads the user's config (JSONC allowed), creating it with defaults on first use. A config validated before,
+ * with the same text and the same validating code, comes from the cache (config/cache.ts) without loading
+ * zod; anything else is validated by config/parse.ts.
+ */
+import { dirname } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { Config, Profile } from "../schemas/config.ts";
-import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
-import { DEFAULT_CONFIG, REPLAY_PROFILE } from "./defaults.ts";
-import { type LegacyMapping, mapLegacyConfig } from "./legacy.ts";
+import type { LoadedConfig } from "./loaded.ts";
+import { DEFAULT_CONFIG } from "./defaults.ts";
+import { cachedConfig, saveCachedConfig } from "./cache.ts";
 import { writeTextAtomic } from "../store/files.ts";
+import { lazy } from "../base/lazy.ts";
 
-/** The schema's own default, which may name a shipped profile a user's file does not list. */
-const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
-
-/** Names that point at profiles must point at real ones; replay always exists. */
-const WithReferences = Config.superRefine((config, ctx) => {
-  const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);
-  for (const [name, profile] of Object.entries(config.profiles)) {
-    profile.fallbackProfiles.forEach((target, i) => {
-      if (known(target)) return;
-      ctx.addIssue({
-        code: "custom",
-        path: ["profiles", name, "fallbackProfiles", i],
-        message: `no profile named "${target}"`,
-      });
-    });
-  }
-  for (const [caller, target] of Object.entries(config.callerProfiles)) {
-    if (target === undefined || known(target)) continue;
-    ctx.addIssue({
-      code: "custom",
-      path: ["callerProfiles", caller],
-      message: `no profile named "${target}"`,
-    });
-  }
-  if (!known(config.defaultProfile) && config.defaultProfile !== BUILT_IN_DEFAULT) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["defaultProfile"],
-      message: `no profile named "${config.defaultProfile}"`,
-    });
-  }
-});
+export { type ConfigWarning, formatWarning, type LoadedConfig } from "./loaded.ts";
 
 export function defaultConfigText(): string {
   return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";
 }
 
-/** A legacy key the file still uses (see config/legacy.ts), located like a problem. */
-export interface ConfigWarning {
-  key: string;
-  newKey: string | null;
-  message: string;
-  line: number;
-  col: number;
-}
-
-export interface LoadedConfig {
-  config: Config;
-  warnings: ConfigWarning[];
-}
-
-/** `file:line:col key: message`, the way problems are printed. */
-export function formatWarning(file: string, w: ConfigWarning): string {
-  return `${file}:${w.line}:${w.col} ${w.key}: ${w.message}`;
-}
-
-/** Validates config text, legacy keys mapped first; every problem is `file:line:col path: message`, exit 2. */
-export function readConfig(file: string, text: string): LoadedConfig {
-  let legacy: LegacyMapping | null = null;
-  const rewrite = (data: unknown) => (legacy = mapLegacyConfig(data));
-  const parsed = parseWithSchema(text, WithReferences, { jsonc: true, rewrite });
-  if (!parsed.ok) {
-    throw new SpotError(
-      "CONFIG_INVALID",
-      `Cannot use config "${file}": ${parsed.issues.length} problem(s)\n${formatIssues(file, parsed.issues)}`,
-      { details: { file, issues: parsed.issues } },
-    );
-  }
-  const notes = (legacy as LegacyMapping | null)?.notes ?? [];
-  const warnings = notes.map(({ path, ...note }) => ({ ...note, ...locatePath(text, path) }))
-    .sort((a, b) => a.line - b.line || a.col - b.col);
-  const replay = Profile.parse(REPLAY_PROFILE);
-  return { config: { ...parsed.value, profiles: { replay, ...parsed.value.profiles } }, warnings };
-}
-
-export function parseConfig(file: string, text: string): Config {
-  return readConfig(file, text).config;
-}
-
 /** Reads the file, or null when there is none. */
-export async function readConfigText(file: string): Promise<string | null> {
+export function readConfigText(file: string): Promise<string | null> {
   try {
-    return await Deno.readTextFile(file);
+    return Promise.resolve(readConfigTextSync(file));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The same, synchronously: the loader's first file read (a verb's first asynchronous one costs ~3 ms). */
+export function readConfigTextSync(file: string): string | null {
+  try {
+    return Deno.readTextFileSync(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return null;
     throw new SpotError("CONFIG_INVALID", `Cannot read config "${file}": ${(error as Error).message}`);
   }
 }
 
-/** The config and its legacy-key warnings; a missing file is written with the defaults first. */
-export async function loadConfigWithWarnings(file: string): Promise<LoadedConfig> {
-  let text = await readConfigText(file);
+/**
+ * The config and its legacy-key warnings; a missing file is written with the defaults first. With a
+ * `cacheRoot`, a config validated before is read back by the hash of its text and the validating code.
+ */
+export async function loadConfigWithWarnings(file: string, cacheRoot?: string): Promise<LoadedConfig> {
+  let text = readConfigTextSync(file);
   if (text === null) {
     text = defaultConfigText();
     await Deno.mkdir(dirname(file), { recursive: true });
     // A read-only home still gets a working default config, just not a saved one.
     await writeTextAtomic(file, text).catch(() => {});
   }
-  return readConfig(file, text);
-}
-
-export async function loadConfig(file: string): Promise<Config> {
-  return (await loadConfigWithWarnings(file)).config;
+  const cached = cacheRoot ? cachedConfig(cacheRoot, file, text) : null;
+  if (cached?.hit) return cached.hit;
+  const loaded = (await lazy<typeof import("./parse.ts")>("./parse.ts", import.meta.url)).readConfig(
+    file,
+    text,
+  );
+  if (cached) await saveCachedConfig(cached.slot, loaded);
+  return loaded;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { isSpotError, type SpotError } from "../errors.ts";
-import { defaultConfigText, parseConfig } from "./load.ts";
+import { defaultConfigText } from "./load.ts";
+import { parseConfig } from "./parse.ts";
 
 function issues(text: string): string {
   try {

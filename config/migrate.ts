@@ -5,7 +5,8 @@
  * comments elsewhere survive; a comment inside or beside a changed key may not.
  */
 import { applyEdits, findNodeAtLocation, modify, type Node, parse, parseTree } from "jsonc-parser";
-import { type ConfigWarning, readConfig } from "./load.ts";
+import type { ConfigWarning } from "./loaded.ts";
+import { readConfig } from "./parse.ts";
 import { type LegacyEdit, mapLegacyConfig } from "./legacy.ts";
 
 export interface Migration {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isSpotError } from "../errors.ts";
-import { readConfig } from "./load.ts";
+import { readConfig } from "./parse.ts";
 import { migrateConfigText } from "./migrate.ts";
 
 const FIXTURE = join(import.meta.dirname!, "..", "tests", "fixtures", "legacy", "config.json");

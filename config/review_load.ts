@@ -1,7 +1,7 @@
 /** Reads the parent's review file, checked against the review-result schema. */
-import { resolve } from "node:path";
+import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { formatIssues, parseWithSchema } from "../schemas/locate.ts";
+import { formatIssuesOf, parseJsonWithSchema } from "../schemas/parse_json.ts";
 import { ReviewResult } from "../schemas/review_result.ts";
 
 export async function readReview(cwd: string, file: string): Promise<ReviewResult> {
@@ -12,13 +12,14 @@ export async function readReview(cwd: string, file: string): Promise<ReviewResul
   } catch (error) {
     throw new SpotError("REVIEW_INVALID", `Cannot read review "${path}": ${(error as Error).message}`);
   }
-  const parsed = parseWithSchema(text, ReviewResult);
+  const parsed = await parseJsonWithSchema(text, ReviewResult);
   if (!parsed.ok) {
     throw new SpotError(
       "REVIEW_INVALID",
-      `Cannot accept review "${path}": ${parsed.issues.length} problem(s)\n${
-        formatIssues(path, parsed.issues)
-      }`,
+      `Cannot accept review "${path}": ${parsed.issues.length} problem(s)\n${await formatIssuesOf(
+        path,
+        parsed.issues,
+      )}`,
       {
         details: { file: path, issues: parsed.issues },
       },

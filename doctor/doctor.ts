@@ -3,7 +3,7 @@
  * before anything is written? It spends nothing: no model request is made,
  * and `--probe` only asks the CLI for its model list.
  */
-import { resolve } from "node:path";
+import { resolve } from "../base/path.ts";
 import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";

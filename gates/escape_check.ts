@@ -6,7 +6,7 @@
  * for it holds). All are recorded at prepare and compared after every worker
  * turn; any difference ends the run ESCAPED_WORKTREE.
  */
-import { join, relative } from "node:path";
+import { join, relative } from "../base/path.ts";
 import { contentDigest } from "../git/fingerprint.ts";
 import { git, gitText } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";

@@ -4,7 +4,7 @@
  * __pycache__, node_modules/.bin shims) and processes it left behind cannot
  * touch the result.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { git, gitText } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";

@@ -1,5 +1,5 @@
 /** The worker's delta and its security scan, computed fresh from the worktree. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { computeDelta, type Delta } from "../git/delta.ts";
 import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
 import type { RunState } from "../schemas/run_state.ts";

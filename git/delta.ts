@@ -3,7 +3,7 @@
  * diff from the base to it. The sha256 of that exact text is what a review
  * approves and what approve commits.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { git } from "./git.ts";
 import { sha256Hex } from "./hash.ts";
 import { treeOfWorktree, type WorktreeRef } from "./worktree.ts";

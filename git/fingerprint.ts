@@ -3,7 +3,7 @@
  * HEAD, branch, status, the tracked diff and every untracked file. Two equal
  * fingerprints mean the source is as spot left it.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { SourceFingerprint } from "../schemas/run_state.ts";
 import { git, gitText } from "./git.ts";
 import { sha256Hex } from "./hash.ts";

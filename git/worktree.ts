@@ -3,7 +3,7 @@
  * the base revision, plus a snapshot commit of the user's uncommitted work
  * made without touching the user's index.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { git, gitText, type Identity } from "./git.ts";
 import { untrackedFiles } from "./fingerprint.ts";
 

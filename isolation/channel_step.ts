@@ -4,7 +4,7 @@
  * with a short path (unix socket paths are limited to ~108 bytes), started
  * before the sandboxed command and stopped after it.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { StepPolicy } from "../sandbox/policy.ts";
 import type { StepMessage } from "../steps/protocol.ts";

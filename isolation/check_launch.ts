@@ -4,7 +4,7 @@
  * files read-only, a private /tmp and HOME, no network, and an environment
  * made of exactly the names checks have always received.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../base/path.ts";
 import { within } from "../sandbox/host_paths.ts";
 import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";

@@ -5,7 +5,7 @@
  * scripts name its python by full path). Where the tree already has the dir
  * (the source checkout after integration), it is left to it. Pure.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { DependencyRecord } from "../schemas/dependency_record.ts";
 
 export function dependencyBinds(

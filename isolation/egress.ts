@@ -3,7 +3,7 @@
  * setup) and stops it after: network to the allowlisted `host:port`s only,
  * its unix socket and its log.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { EgressMessage, EgressSpec } from "../steps/egress_step.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type Channel, startChannel } from "./channel_step.ts";

@@ -4,7 +4,7 @@
  * provider's host and port only, its unix socket, its log, and the one env
  * var that holds the key.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { DEFAULT_API, netPermission, type ProviderApi } from "../sandbox/provider_routes.ts";
 import type { ForwarderMessage, ForwarderSpec } from "../steps/forwarder_step.ts";
 import type { SpotContext } from "../store/context.ts";

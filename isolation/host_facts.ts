@@ -4,8 +4,7 @@
  * policy itself is built from these facts by a pure function
  * (step_policy.ts), so what a step may see can be tested without processes.
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, fromFileUrl, isAbsolute, join, resolve } from "../base/path.ts";
 import { pathDirs, realPathOrNull, type SystemView, systemView, within } from "../sandbox/host_paths.ts";
 import { holdsCredentials, resolveTools, type Tool } from "../sandbox/tool_roots.ts";
 import type { LockSnapshot } from "../verify/locked.ts";
@@ -19,7 +18,7 @@ import { denoDir } from "./step_runner.ts";
 export const MAX_PROTECTED = 512;
 
 /** spot's own checkout: the replay worker and test fixtures run from it. */
-export const SPOT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+export const SPOT_ROOT = dirname(dirname(fromFileUrl(import.meta.url)));
 
 /** What is true of this host for every step of a run. */
 export interface HostFacts {

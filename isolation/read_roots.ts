@@ -3,7 +3,7 @@
  * profile lists in `readRoots`. Both are checked against HOME and credential files before any policy
  * holds them.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { realPathOrNull, within } from "../sandbox/host_paths.ts";
 import { holdsCredentials } from "../sandbox/tool_roots.ts";

@@ -3,6 +3,7 @@
  * then re-checked before every worker turn and every check, so a sandbox
  * that disappears between commands stops the run instead of being skipped.
  */
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import {
@@ -15,6 +16,7 @@ import { parseChoice, resolveChoice } from "../sandbox/choose.ts";
 import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
 import type { SandboxChoice, SandboxDetails, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { which } from "../sandbox/which.ts";
+import { probeMemory } from "./probe_cache.ts";
 import type { SpotContext } from "../store/context.ts";
 
 /** Where the POSIX shell of the sandbox wrapper is looked up. */
@@ -28,7 +30,11 @@ export interface RunSandbox {
 }
 
 export function probeHere(ctx: SpotContext): Promise<BwrapProbe> {
-  return probeBwrap({ pathVar: ctx.env("PATH") ?? "", override: ctx.env("PI_WORKER_BWRAP_BIN") });
+  return probeBwrap({
+    pathVar: ctx.env("PATH") ?? "",
+    override: ctx.env("PI_WORKER_BWRAP_BIN"),
+    memory: probeMemory(join(ctx.paths.cacheRoot, "sandbox-probe")),
+  });
 }
 
 /** The uid spot runs as, for the honest note about RLIMIT_NPROC; null where there is none (Windows). */

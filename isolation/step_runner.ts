@@ -2,8 +2,7 @@
  * Starts one of our step programs under a permission policy, relays its
  * messages, and records the subprocess in the run's `steps.jsonl`.
  */
-import { fileURLToPath } from "node:url";
-import { join } from "node:path";
+import { fromFileUrl, join } from "../base/path.ts";
 import { denoRunArgv } from "../sandbox/deno_flags.ts";
 import type { StepPolicy } from "../sandbox/policy.ts";
 import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
@@ -28,7 +27,7 @@ const SCRIPTS: Record<StepKind, string> = {
 };
 
 export function stepScript(kind: StepKind): string {
-  return fileURLToPath(new URL(`../steps/${SCRIPTS[kind]}`, import.meta.url));
+  return fromFileUrl(new URL(`../steps/${SCRIPTS[kind]}`, import.meta.url));
 }
 
 /** Where Deno keeps its module cache, so a step with a private HOME still finds it. */

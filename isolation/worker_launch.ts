@@ -7,7 +7,7 @@
  * wrapped by the run's backend, with the forwarder or proxy running for the
  * length of the turn.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../base/path.ts";
 import type { LaunchPlan } from "../adapters/types.ts";
 import { within } from "../sandbox/host_paths.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";

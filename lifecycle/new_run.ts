@@ -1,5 +1,5 @@
 /** A run's first state, from the facts prepare gathered. Pure. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { ProfileChoice } from "../routing/select_profile.ts";
 import type { Caller, RunState, SourceFingerprint } from "../schemas/run_state.ts";
 import type { SandboxDetails, SandboxLevel } from "../schemas/sandbox_record.ts";

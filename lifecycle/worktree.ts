@@ -1,5 +1,5 @@
 /** The run's worktree: a linked worktree on the worker branch, with the source's uncommitted work snapshotted. */
-import { basename, join } from "node:path";
+import { basename, join } from "../base/path.ts";
 import { gitText } from "../git/git.ts";
 import { addWorktree, snapshotDirtySource, type WorktreeRef } from "../git/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";

@@ -9,7 +9,7 @@
  * The locations are the ones each CLI documents. No real login is exercised here (no provider is reachable
  * from this machine); pi's `models.json` is, against the scripted model server.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { piConfigDir } from "./pi_home.ts";
 
 type EnvReader = (name: string) => string | undefined;

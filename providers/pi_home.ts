@@ -3,7 +3,7 @@
  * and wire API). pi keeps custom providers there (the shipped `volcengine-plan` among them), so a profile
  * naming one gets its endpoint from it. Reading is the only side effect.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import type { ProviderType } from "../adapters/types.ts";
 
 type EnvReader = (name: string) => string | undefined;

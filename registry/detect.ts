@@ -2,7 +2,7 @@
  * `spot detect`: probe every known worker CLI, cache the answer in
  * `registry.json` for 10 minutes, and give Qoder's rows their prices.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { getAdapter } from "../adapters/mod.ts";
 import type { WorkerAdapter } from "../adapters/types.ts";
 import { binaryEnvName, type EnvReader } from "./locate.ts";

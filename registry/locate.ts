@@ -1,5 +1,5 @@
 /** Finds a worker CLI's binary: the override variable, then PATH, then the adapter's candidate dirs. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { WorkerAdapter } from "../adapters/types.ts";
 import { which } from "../sandbox/which.ts";
 

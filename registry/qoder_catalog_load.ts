@@ -4,7 +4,7 @@
  * at localhost, so a live catalog arrives through a local relay or a file:
  * URL), else the fixture shipped with spot.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import fixture from "./fixtures/qoder-models.json" with { type: "json" };
 import { parseCatalog } from "./qoder_catalog.ts";
 import type { EnvReader } from "./locate.ts";

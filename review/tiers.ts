@@ -7,7 +7,7 @@
  * `spot diff --hunks`) or listed as covered by a named criterion whose evidence cites that very hunk.
  * A hunk no evidence cites is always read, whatever else the worker said about its file.
  */
-import { BLOCKING_PRIORITIES } from "../schemas/review_result.ts";
+import { BLOCKING_PRIORITIES } from "../schemas/constants.ts";
 import type { SelfReview } from "../schemas/self_review.ts";
 import { type Hunk, hunksAt, hunksCited } from "../verify/hunks.ts";
 import type { SelfReviewSignals } from "./spot_check.ts";

@@ -11,6 +11,7 @@ import { detectCaller } from "./caller.ts";
 import type { SpotContext } from "../store/context.ts";
 import { adjustForQoder, type WorkerSettings } from "./qoder_dispatch.ts";
 import { type ProfileChoice, selectProfile } from "./select_profile.ts";
+import { lazy } from "../base/lazy.ts";
 
 export interface RouteOptions {
   profile?: string;
@@ -53,7 +54,10 @@ function isInteractive(): boolean {
 }
 
 async function defaultPick(choices: WorkerChoice[], message: string): Promise<WorkerChoice | null> {
-  const { pickWorker } = await import("../registry/picker.ts");
+  const { pickWorker } = await lazy<typeof import("../registry/picker.ts")>(
+    "../registry/picker.ts",
+    import.meta.url,
+  );
   return await pickWorker(choices, { title: message });
 }
 

@@ -3,7 +3,7 @@
  * `-A` or an unscoped `--allow-*`: an empty list means the permission is not
  * granted at all.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../base/path.ts";
 import type { StepPolicy } from "./policy.ts";
 
 function scoped(flag: string, values: string[]): string[] {

@@ -5,7 +5,7 @@
  * the filesystem and nothing else. Where a tool's own install is, and how
  * little of it a sandbox needs, is tool_roots.ts.
  */
-import { delimiter, isAbsolute, normalize } from "node:path";
+import { delimiter, isAbsolute, normalize } from "../base/path.ts";
 
 /** Top-level system directories a program needs; missing ones are skipped. */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];

@@ -25,9 +25,19 @@ export interface BwrapProbe {
   prlimit: string | null;
 }
 
+/** Remembers that bwrap worked for exactly these binaries and this probe argv, here. */
+export interface ProbeMemory {
+  /** A stable name for the memory, part of the per-process cache key. */
+  name: string;
+  recall(binaries: string[], argv: string[]): Promise<{ version: string | null } | null>;
+  keep(binaries: string[], argv: string[], version: string | null): Promise<void>;
+}
+
 export interface ProbeOptions {
   /** The PATH to search. */
   pathVar: string;
+  /** A memory of usable verdicts across commands (isolation/probe_cache.ts); none: always probe. */
+  memory?: ProbeMemory;
   /** An explicit binary (PI_WORKER_BWRAP_BIN), used instead of the PATH lookup. */
   override?: string;
 }
@@ -74,18 +84,24 @@ async function probe(options: ProbeOptions): Promise<BwrapProbe> {
   const shell = which("sh", SYSTEM_PATH);
   if (!trueBin || !shell) return unusable("no /bin/true or /bin/sh to test the sandbox with");
   const env = { PATH: SYSTEM_PATH };
+  const argv = bwrapArgv(path, probePolicy(prlimit, shell), [trueBin]);
+  const binaries = [path, trueBin, shell, ...(prlimit ? [prlimit] : [])];
+  const known = await options.memory?.recall(binaries, argv);
+  if (known) return { available: true, path, version: known.version, reason: null, prlimit };
   const versionRun = await spawnProcess([path, "--version"], { env, timeoutMs: PROBE_TIMEOUT_MS });
   const version = versionRun.exitCode === 0 ? versionRun.stdout.trim().replace(/^bubblewrap\s+/, "") : null;
-  const argv = bwrapArgv(path, probePolicy(prlimit, shell), [trueBin]);
   const run = await spawnProcess(argv, { env, timeoutMs: PROBE_TIMEOUT_MS });
-  if (run.exitCode === 0) return { available: true, path, version, reason: null, prlimit };
+  if (run.exitCode === 0) {
+    await options.memory?.keep(binaries, argv, version);
+    return { available: true, path, version, reason: null, prlimit };
+  }
   const detail = run.spawnError ?? (run.stderr.trim().split("\n")[0] || `exit ${run.exitCode ?? run.signal}`);
   return unusable(`bwrap ${version ?? "(unknown version)"} cannot create a sandbox here: ${detail}`, version);
 }
 
 /** Probes once per binary per process; the answer cannot change while a command runs. */
 export function probeBwrap(options: ProbeOptions): Promise<BwrapProbe> {
-  const key = `${options.override ?? ""}\0${options.pathVar}`;
+  const key = `${options.override ?? ""}\0${options.pathVar}\0${options.memory?.name ?? ""}`;
   let found = cache.get(key);
   if (!found) {
     found = probe(options);

@@ -4,6 +4,7 @@
  * always get a cleared environment, their own process group (so a timeout
  * kills everything they started), and stdin closed unless told otherwise.
  */
+import { processLabel, recordTiming, timingsEnabled } from "../base/timings.ts";
 
 /** A worker that ignores SIGTERM gets this long before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;
@@ -202,6 +203,7 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([pumps, new Promise((resolve) => drainTimer = setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
   clearTimeout(drainTimer);
+  if (timingsEnabled()) recordTiming(processLabel(argv), Date.now() - started);
   return {
     argv,
     pid,

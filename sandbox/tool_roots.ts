@@ -8,7 +8,7 @@
  * wherever it is. The decisions are pure (`toolRootCandidates`); looking at
  * the disk is `resolveTools` and `holdsCredentials`.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { realPathOrNull, safeReadRoots, within } from "./host_paths.ts";
 
 /** Paths, relative to a directory, whose presence means the directory holds a credential. */

@@ -1,5 +1,5 @@
 /** Resolves a command name to an absolute path the way a shell would, without running anything. */
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, isAbsolute, join } from "../base/path.ts";
 
 function isExecutableFile(path: string): boolean {
   try {

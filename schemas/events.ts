@@ -13,16 +13,7 @@ export const Usage = z.object({
 }).strict();
 export type Usage = z.infer<typeof Usage>;
 
-export const ZERO_USAGE: Usage = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
-
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-  };
-}
+export { addUsage, ZERO_USAGE } from "./usage_sum.ts";
 
 export const Phase = z.enum(["run", "revise", "self-review"]);
 export type Phase = z.infer<typeof Phase>;

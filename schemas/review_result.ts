@@ -1,8 +1,10 @@
 /** The parent's verdict on a run, bound to the exact diff it reviewed. */
 import { z } from "zod";
+import { BLOCKING_PRIORITIES } from "./constants.ts";
+
+export { BLOCKING_PRIORITIES };
 
 export const Priority = z.enum(["P0", "P1", "P2", "P3"]);
-export const BLOCKING_PRIORITIES = new Set(["P0", "P1", "P2"]);
 
 export const ReviewFinding = z.object({
   priority: Priority,

@@ -1,7 +1,8 @@
 /** The task contract a parent writes: what to do, where, and how spot checks it. */
 import { z } from "zod";
+import { RUN_ID_PATTERN } from "./constants.ts";
 
-export const RUN_ID_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{2,79}$/;
+export { RUN_ID_PATTERN };
 
 export const RunId = z.string().regex(
   RUN_ID_PATTERN,

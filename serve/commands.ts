@@ -2,7 +2,7 @@
  * The verbs behind `spot serve`, `spot dashboard` and `spot monitor`, as
  * library calls over a context (cli.ts only parses flags and prints).
  */
-import { resolve } from "node:path";
+import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { runIndexFor } from "../store/index_shared.ts";

@@ -3,7 +3,7 @@
  * Every file is worker- or spot-written JSON that may be missing or torn, so
  * each field is picked out with a type check instead of being trusted.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { SpotPaths } from "../store/paths.ts";
 import { asRunState } from "../store/run_entry.ts";
 import { PI_EVENTS_FILE } from "../store/legacy_run.ts";

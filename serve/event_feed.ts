@@ -4,7 +4,7 @@
  * It polls: one stat per watched run per tick, and the watch list comes from
  * the index, so the cost follows the number of live runs, not of all runs.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { RunIndex } from "../store/run_index.ts";
 import type { SpotPaths } from "../store/paths.ts";
 import { renderWorkerLogLine } from "../store/worker_log.ts";

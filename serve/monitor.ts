@@ -3,7 +3,7 @@
  * worker.log, tiled in one session. Re-running adds panes for runs that
  * became active and attaches again; `--list` only tells, `--kill` tears down.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { EnvReader, SpotPaths } from "../store/paths.ts";
 import type { RunIndex } from "../store/run_index.ts";

@@ -1,5 +1,5 @@
 /** `spot dashboard`: the same view as one self-contained HTML file, for sharing or reading offline. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { EnvReader, SpotPaths } from "../store/paths.ts";
 import type { RunIndex } from "../store/run_index.ts";
 import { writeTextAtomic } from "../store/files.ts";

@@ -1,5 +1,6 @@
 /** Durable file writes: atomic JSON replacement and appended JSON lines. */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
+import { timed } from "../base/timings.ts";
 
 const encoder = new TextEncoder();
 
@@ -14,7 +15,7 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   try {
     try {
       await file.write(encoder.encode(text));
-      await file.sync();
+      await timed("fsync", () => file.sync());
     } finally {
       file.close();
     }
@@ -25,62 +26,81 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/** True when the file is non-empty and its last byte is not a newline (a line torn by a crash). */
-async function endsTorn(path: string): Promise<boolean> {
+/**
+ * True when the file is non-empty and its last byte is not a newline (a line torn by a crash). Small reads
+ * and appends here are synchronous: a CLI verb pays about 3 ms for its first asynchronous file operation
+ * (docs/performance.md), and these block for microseconds.
+ */
+function endsTorn(path: string): boolean {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    file = Deno.openSync(path, { read: true });
   } catch {
     return false;
   }
   try {
-    const size = (await file.stat()).size;
+    const size = file.statSync().size;
     if (size === 0) return false;
-    await file.seek(size - 1, Deno.SeekMode.Start);
+    file.seekSync(size - 1, Deno.SeekMode.Start);
     const last = new Uint8Array(1);
-    await file.read(last);
+    file.readSync(last);
     return last[0] !== 0x0a;
   } finally {
     file.close();
   }
 }
 
+/** A synchronous body behind the promise every caller awaits: its throw becomes a rejection. */
+function settled<T>(body: () => T): Promise<T> {
+  try {
+    return Promise.resolve(body());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Appends one JSON line; a single write keeps concurrent appenders from interleaving. */
-export async function appendJsonLine(path: string, value: unknown): Promise<void> {
-  const prefix = (await endsTorn(path)) ? "\n" : "";
-  await Deno.writeFile(path, encoder.encode(prefix + JSON.stringify(value) + "\n"), {
-    append: true,
-    create: true,
-    mode: 0o600,
+export function appendJsonLine(path: string, value: unknown): Promise<void> {
+  return settled(() => {
+    const prefix = endsTorn(path) ? "\n" : "";
+    Deno.writeFileSync(path, encoder.encode(prefix + JSON.stringify(value) + "\n"), {
+      append: true,
+      create: true,
+      mode: 0o600,
+    });
   });
 }
 
-export async function readJsonFile<T>(path: string): Promise<T | null> {
-  try {
-    return JSON.parse(await Deno.readTextFile(path)) as T;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
+export function readJsonFile<T>(path: string): Promise<T | null> {
+  return settled(() => {
+    try {
+      return JSON.parse(Deno.readTextFileSync(path)) as T;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw error;
+    }
+  });
 }
 
 /** Reads JSON lines, skipping a torn last line a crash may have left. */
-export async function readJsonLines<T>(path: string): Promise<T[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-  const out: T[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
+export function readJsonLines<T>(path: string): Promise<T[]> {
+  return settled(() => {
+    let text: string;
     try {
-      out.push(JSON.parse(line) as T);
-    } catch {
-      // A line cut by a kill; everything before it is intact.
+      text = Deno.readTextFileSync(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
     }
-  }
-  return out;
+    const out: T[] = [];
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as T);
+      } catch {
+        // A line cut by a kill; everything before it is intact.
+      }
+    }
+    return out;
+  });
 }

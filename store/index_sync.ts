@@ -5,7 +5,7 @@
  * `state.json` changed (by inode, mtime and size) or vanished.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { readJsonFile } from "./files.ts";
 import { type Row, rowParams } from "./index_sql.ts";

@@ -7,8 +7,9 @@
  * records, the diff hash kept in `security`, and the worker's usage from
  * `metrics.json` (`pi.usage`) or else `pi-events.jsonl`.
  */
-import { join } from "node:path";
-import { addUsage, type Usage, ZERO_USAGE } from "../schemas/events.ts";
+import { join } from "../base/path.ts";
+import type { Usage } from "../schemas/events.ts";
+import { addUsage, ZERO_USAGE } from "../schemas/usage_sum.ts";
 import type { RunState, Status, Transition } from "../schemas/run_state.ts";
 import { readJsonFile, readJsonLines } from "./files.ts";
 

@@ -1,7 +1,7 @@
 /** Where spot keeps config, state and cache; every root can be overridden by env. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { RUN_ID_PATTERN } from "../schemas/task_contract.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 
 export interface SpotPaths {
   configFile: string;

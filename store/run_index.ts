@@ -7,7 +7,7 @@
  * from another version, or unreadable. The connection is index_db.ts, the
  * consistency rules index_sync.ts, the questions index_query.ts.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { connectIndex, type IndexConnection, readMeta, writeMeta } from "./index_db.ts";
 import * as query from "./index_query.ts";

@@ -2,15 +2,15 @@
  * The run store: one directory per run, an atomic `state.json`, appended
  * `events.jsonl` and `steps.jsonl`, and the per-run lock.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
+import { lazy } from "../base/lazy.ts";
 import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { RUN_ID_PATTERN } from "../schemas/task_contract.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 import { type HeldLock, tryLockRun } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
-import { saveIndexed } from "./index_shared.ts";
 import { renderWorkerLogLine } from "./worker_log.ts";
 import { fromPiWorkerState, isPiWorkerState, withPiWorkerUsage } from "./legacy_run.ts";
 
@@ -44,6 +44,11 @@ export class RunStore {
   }
 
   async save(state: RunState): Promise<RunState> {
+    // The index (SQLite, half the store's code) loads on the first save, not in every verb that only reads.
+    const { saveIndexed } = await lazy<typeof import("./index_shared.ts")>(
+      "./index_shared.ts",
+      import.meta.url,
+    );
     await saveIndexed(this.paths, state, () => writeJsonAtomic(this.file(state.runId, "state.json"), state));
     return state;
   }

@@ -143,6 +143,30 @@ Deno.test("imports run down the layers: none upward, none from source into tests
   assert.deepEqual(cycles, [], "folders that import each other");
 });
 
+Deno.test("source files do path arithmetic with base/path.ts, never node:path (it costs every verb its start-up)", async () => {
+  const offenders: string[] = [];
+  for (const file of (await walk("")).filter(isSource)) {
+    if (/from "node:path(\/posix)?"/.test(await Deno.readTextFile(join(ROOT, file)))) offenders.push(file);
+  }
+  assert.deepEqual(offenders, []);
+});
+
+Deno.test("source files import lazily only through base/lazy.ts, naming the same module twice", async () => {
+  const problems: string[] = [];
+  for (const file of (await walk("")).filter(isSource)) {
+    if (file === "base/lazy.ts") continue;
+    const text = await Deno.readTextFile(join(ROOT, file));
+    // A literal import() makes `deno run` load that module's whole graph at start-up, taken or not.
+    for (const m of text.matchAll(/(?<!typeof )\bimport\("([^"]+)"\)/g)) {
+      problems.push(`${file}: import("${m[1]}")`);
+    }
+    for (const m of text.matchAll(/lazy<typeof import\("([^"]+)"\)>\(\s*"([^"]+)"/g)) {
+      if (m[1] !== m[2]) problems.push(`${file}: lazy typed as ${m[1]} loads ${m[2]}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
 Deno.test("no two source files import each other, directly or around a loop", async () => {
   const { files, edges } = await sourceGraph();
   assert.deepEqual(loops(files, (f) => edges.get(f) ?? []), []);

@@ -5,7 +5,8 @@
  * tokens with neither leave the cost unknown (null), never a made-up zero.
  */
 import type { ModelPricing } from "../schemas/config.ts";
-import { addUsage, type Phase, type SpotEvent, type Usage, ZERO_USAGE } from "../schemas/events.ts";
+import type { Phase, SpotEvent, Usage } from "../schemas/events.ts";
+import { addUsage, ZERO_USAGE } from "../schemas/usage_sum.ts";
 import { workerCostAt } from "./pricing.ts";
 import { totalTokens } from "./savings.ts";
 

@@ -1,13 +1,8 @@
 /** `spot config path|show|validate|migrate`: these work even when the config itself is broken. */
 import { SpotError } from "../errors.ts";
 import type { Config } from "../schemas/config.ts";
-import {
-  type ConfigWarning,
-  formatWarning,
-  loadConfigWithWarnings,
-  readConfig,
-  readConfigText,
-} from "../config/load.ts";
+import { type ConfigWarning, formatWarning, loadConfigWithWarnings, readConfigText } from "../config/load.ts";
+import { readConfig } from "../config/parse.ts";
 import { migrateConfigText } from "../config/migrate.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
 import { writeTextAtomic } from "../store/files.ts";

@@ -2,7 +2,7 @@
  * `parent-meter` (alias `codex-meter`): snapshot the delegating agent's
  * session usage before planning, for `prepare --usage-start`.
  */
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { takeParentSnapshot } from "../usage/parent/meter.ts";
 import type { ParentSnapshot } from "../usage/parent/usage.ts";

@@ -3,7 +3,7 @@
  * concurrency cap, and build its isolated worktree. A refused contract
  * writes nothing.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../base/path.ts";
 import { isSpotError, SpotError } from "../errors.ts";
 import { unreachableMessage, workerNetwork } from "../isolation/worker_network.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";

@@ -1,7 +1,6 @@
-/** `list` and `inspect`: read-only views of the run store. */
+/** `list`: a read-only view of the run store, through the run index. */
 import type { SpotContext } from "../store/context.ts";
 import { runIndexFor } from "../store/index_shared.ts";
-import { loadTask } from "../store/task_file.ts";
 
 export { ACTIVE, summarize } from "../store/run_entry.ts";
 
@@ -35,25 +34,4 @@ export async function listRuns(ctx: SpotContext, options: ListOptions) {
   };
 }
 
-export async function inspectRun(ctx: SpotContext, runId: string) {
-  const state = await ctx.store.load(runId);
-  const task = await loadTask(ctx.store, runId);
-  const [verification, selfReview, review, metrics] = await Promise.all(
-    ["verification.json", "self-review.json", "review.json", "metrics.json"].map((f) =>
-      ctx.store.readJson(runId, f)
-    ),
-  );
-  return {
-    /** "pi-worker" for a run the original tool wrote: spot shows it and never changes it. */
-    origin: state.origin ?? "spot",
-    state,
-    task: { runId: task.runId, goal: task.goal, risk: task.risk, allowedPaths: task.allowedPaths },
-    failure: state.failure,
-    dependencies: state.dependencies ?? null,
-    verification,
-    selfReview,
-    review,
-    metrics,
-    workerUsage: { usage: state.workerUsage, costUsd: state.workerCostUsd, attempts: state.workerAttempts },
-  };
-}
+export { inspectRun } from "./inspect.ts";

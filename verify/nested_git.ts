@@ -3,7 +3,7 @@
  * builds a tree, so the diff alone would never show a planted repository (and
  * its hooks); a walk of the files does.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { isDotGit } from "./path_rules.ts";
 
 /** A worktree with more entries than this is refused rather than half-walked. */

@@ -3,7 +3,7 @@
  * the run's sandbox, run as the permission-scoped worker step, its stream
  * turned into events, and its outcome judged from that stream.
  */
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "../base/path.ts";
 import { newParseState, type WorkerAdapter, type WorkerOutcome } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
 import { killProgram, runStep } from "../isolation/step_runner.ts";

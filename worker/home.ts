@@ -3,7 +3,7 @@
  * exist are copied in before the adapter's files are written, merged where both name one file, and removed
  * again after the turn, so no token or config outlives it in the run directory.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { homeCopies, mergeHomeFile, narrowHomeFile } from "../providers/home_files.ts";
 import type { SpotContext } from "../store/context.ts";
 

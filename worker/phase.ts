@@ -6,15 +6,17 @@
 import type { WorkerOutcome } from "../adapters/types.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { nextFallback } from "../routing/fallback.ts";
-import { addUsage, type Phase } from "../schemas/events.ts";
+import type { Phase } from "../schemas/events.ts";
+import { addUsage } from "../schemas/usage_sum.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { Enforcement } from "../schemas/sandbox_record.ts";
 import type { Capability } from "../schemas/task_contract.ts";
+import type { z } from "zod";
 import type { SpotContext } from "../store/context.ts";
 import { attempt } from "./attempt.ts";
 import { failure } from "./outcome.ts";
 
-type CapabilityName = import("zod").infer<typeof Capability>;
+type CapabilityName = z.infer<typeof Capability>;
 
 /** The seed retries a transient failure exactly once. */
 const MAX_ATTEMPTS = 2;

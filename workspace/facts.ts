@@ -1,5 +1,5 @@
 /** The facts the dependency plan is decided from, read from the base revision and the source checkout. */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { git } from "../git/git.ts";
 import { listTree } from "../git/tree_list.ts";
 import { which } from "../sandbox/which.ts";

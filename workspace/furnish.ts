@@ -4,7 +4,7 @@
  * from the source checkout, and, without an OS sandbox to bind them, links to
  * the run's dependency dirs. A tree that already has one keeps its own.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../base/path.ts";
 import { git } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 

@@ -3,7 +3,7 @@
  * lockfiles and the source checkout, the setup when one is needed (cached by
  * its key), and the `.worktreeinclude` files, all recorded on the run.
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { realPathOrNull } from "../sandbox/host_paths.ts";
 import type { DependencyRecord } from "../schemas/dependency_record.ts";
 import type { RunState } from "../schemas/run_state.ts";

@@ -6,7 +6,7 @@
  * Only pyenv's layout is understood (`<root>/shims/<name>` → `<root>/versions/<version>/bin/<name>`), and a
  * version name that is not a plain directory name is ignored: the worker writes `.python-version`.
  */
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "../base/path.ts";
 import { which } from "../sandbox/which.ts";
 
 /** A pyenv version name; "system" and anything with a slash or dots only are refused. */

@@ -6,7 +6,7 @@
  * A setup that changes a tracked file, or leaves an unignored one, fails:
  * installing dependencies must not edit the project (SETUP_CHANGED_TREE).
  */
-import { join } from "node:path";
+import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";

@@ -3,7 +3,8 @@
  * finish rule. pi exits 0 in json mode even when the provider failed, so the
  * outcome is read from the last assistant `stopReason`, not the exit code.
  */
-import { addUsage, type Usage, type WorkerEvent } from "../../schemas/events.ts";
+import type { Usage, WorkerEvent } from "../../schemas/events.ts";
+import { addUsage } from "../../schemas/usage_sum.ts";
 import { classify } from "./classify.ts";
 import type { ParseState, WorkerExit, WorkerOutcome } from "../types.ts";
 

@@ -1,5 +1,6 @@
 /** Small readers shared by the stream parsers: JSON lines, safe field access, usage bookkeeping. */
-import { addUsage, type Usage, type WorkerEvent } from "../../schemas/events.ts";
+import type { Usage, WorkerEvent } from "../../schemas/events.ts";
+import { addUsage } from "../../schemas/usage_sum.ts";
 import type { ParseState } from "../types.ts";
 
 export type Json = Record<string, unknown>;

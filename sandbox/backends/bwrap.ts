@@ -3,7 +3,7 @@
  * root starts empty: only what the policy names is visible, then `/` is
  * remounted read-only so nothing can be created beside the mounts.
  */
-import { dirname, isAbsolute, normalize } from "node:path";
+import { dirname, isAbsolute, normalize } from "../../base/path.ts";
 import {
   type ChannelMode,
   INSIDE_BRIDGE,

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readContract } from "../../config/contract_load.ts";
-import { parseConfig } from "../../config/load.ts";
+import { parseConfig } from "../../config/parse.ts";
 import { readReview } from "../../config/review_load.ts";
 import { isSpotError } from "../../errors.ts";
 import { writeJson } from "../helpers.ts";

@@ -4,7 +4,7 @@
  * are metered; every other parent gets `available: false` with the reason.
  * A missing, malformed or ambiguous thread id is an error, never a guess.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 import { readClaudeSession } from "./claude_session.ts";
 import { readCodexRollout } from "./codex_rollout.ts";

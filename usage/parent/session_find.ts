@@ -3,7 +3,7 @@
  * none, or two, means any number we printed could be someone else's, so
  * both are errors that say what was searched.
  */
-import { join } from "node:path";
+import { join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 
 /** Real thread ids are UUIDs; a short id could match another session's file by accident. */

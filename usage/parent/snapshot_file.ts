@@ -1,6 +1,6 @@
 /** Reading a start snapshot a parent wrote with `spot parent-meter` (validated: it crossed a boundary). */
 import { SpotError } from "../../errors.ts";
-import { formatIssues, parseWithSchema } from "../../schemas/locate.ts";
+import { formatIssuesOf, parseJsonWithSchema } from "../../schemas/parse_json.ts";
 import { ParentSnapshot } from "./usage.ts";
 
 /** Where prepare keeps a copy of the start snapshot in the run directory (the parent's file may be in /tmp). */
@@ -17,13 +17,14 @@ export async function readSnapshotFile(file: string): Promise<ParentSnapshot> {
       { details: { file, hint: "write it first with `spot parent-meter --output FILE`" } },
     );
   }
-  const parsed = parseWithSchema(text, ParentSnapshot);
+  const parsed = await parseJsonWithSchema(text, ParentSnapshot);
   if (!parsed.ok) {
     throw new SpotError(
       "USAGE_SNAPSHOT_INVALID",
-      `Cannot use the usage snapshot "${file}": ${parsed.issues.length} problem(s)\n${
-        formatIssues(file, parsed.issues)
-      }`,
+      `Cannot use the usage snapshot "${file}": ${parsed.issues.length} problem(s)\n${await formatIssuesOf(
+        file,
+        parsed.issues,
+      )}`,
       { details: { file, issues: parsed.issues } },
     );
   }

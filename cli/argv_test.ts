@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { parseFast } from "./argv.ts";
+import { buildProgram } from "./program.ts";
+import { type CommandSpec, type Options, optionShape } from "./spec.ts";
+import { COMMANDS } from "./table.ts";
+import { Invocation } from "./invoke.ts";
+
+/** The table with every `run` replaced by one that records what it was given. */
+function recording(table: CommandSpec[], seen: { name: string; options: Options }[]): CommandSpec[] {
+  return table.map((c) => ({
+    ...c,
+    commands: c.commands && recording(c.commands, seen),
+    run: c.run && ((options: Options) => {
+      seen.push({ name: c.name, options: { ...options } });
+      return Promise.resolve();
+    }),
+  }));
+}
+
+async function viaCommander(argv: string[]): Promise<{ name: string; options: Options } | null> {
+  const seen: { name: string; options: Options }[] = [];
+  const program = buildProgram(recording(COMMANDS, seen), new Invocation());
+  program.configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch {
+    return null;
+  }
+  return seen[0] ?? null;
+}
+
+const SAMPLE: Record<string, string> = { bool: "true", n: "3", port: "7400" };
+
+/** Calls for every command: its required options, then each optional one added, in both spellings. */
+function calls(): string[][] {
+  const out: string[][] = [];
+  const walk = (specs: CommandSpec[], prefix: string[]) => {
+    for (const c of specs) {
+      if (c.commands) {
+        walk(c.commands, [...prefix, c.name]);
+        continue;
+      }
+      const required = (c.options ?? []).filter((o) => o.required);
+      const base = required.flatMap((
+        o,
+      ) => [optionShape(o.flags).long, `v-${optionShape(o.flags).long.slice(2)}`]);
+      const names = [c.name, ...(c.alias ? [c.alias] : [])];
+      for (const name of names) out.push([...prefix, name, ...base]);
+      for (const o of (c.options ?? []).filter((o) => !o.required)) {
+        const { long, takesValue } = optionShape(o.flags);
+        const placeholder = o.flags.split(/\s+/)[1]?.slice(1, -1) ?? "";
+        const value = SAMPLE[placeholder] ?? `v-${placeholder}`;
+        if (!takesValue) out.push([...prefix, c.name, ...base, long]);
+        else {
+          out.push([...prefix, c.name, ...base, long, value]);
+          out.push([...prefix, c.name, `${long}=${value}`, ...base]);
+        }
+      }
+    }
+  };
+  walk(COMMANDS, []);
+  return out;
+}
+
+Deno.test("the fast parser reads every well-formed call exactly as commander does", async () => {
+  const all = calls();
+  assert.ok(all.length > 60, `only ${all.length} calls generated`);
+  for (const argv of all) {
+    const fast = parseFast(COMMANDS, argv);
+    const slow = await viaCommander(argv);
+    assert.ok(fast, `the fast parser gave up on: spot ${argv.join(" ")}`);
+    assert.ok(slow, `commander refused: spot ${argv.join(" ")}`);
+    assert.equal(fast.command.name, slow.name, argv.join(" "));
+    assert.deepEqual(fast.options, slow.options, `spot ${argv.join(" ")}`);
+  }
+});
+
+Deno.test("the fast parser hands commander every call it is not sure of", () => {
+  const unsure = [
+    [],
+    ["--help"],
+    ["-h"],
+    ["--version"],
+    ["help", "inspect"],
+    ["inspect"],
+    ["inspect", "--help"],
+    ["inspect", "--id"],
+    ["inspect", "--id", "--all"],
+    ["inspect", "--id", "a", "--id", "b"],
+    ["inspect", "--id", "a", "extra"],
+    ["inspect", "--id", "a", "--"],
+    ["inspect", "--idd", "a"],
+    ["inspect", "-i", "a"],
+    ["list", "--running=yes"],
+    ["config"],
+    ["config", "nope"],
+    ["nope"],
+  ];
+  for (const argv of unsure) assert.equal(parseFast(COMMANDS, argv), null, `spot ${argv.join(" ")}`);
+});
+
+Deno.test("a bad value is the same CLI_USAGE error from either parser", async () => {
+  assert.throws(() => parseFast(COMMANDS, ["list", "--limit", "x"]), /as a count/);
+  const seen: { name: string; options: Options }[] = [];
+  const program = buildProgram(recording(COMMANDS, seen), new Invocation());
+  await assert.rejects(program.parseAsync(["list", "--limit", "x"], { from: "user" }), /as a count/);
+});

@@ -1,0 +1,197 @@
+/**
+ * The command table, part two: looking at runs (inspect, list, diff), the parent meter, the dashboard, the
+ * config and the machine (detect, sandbox). Each `run` imports its module only when called.
+ */
+import { positiveInt } from "./parse.ts";
+import { type CommandSpec, maybeText, type OptionSpec, text } from "./spec.ts";
+import { writeErr } from "./output.ts";
+import { lazy } from "../base/lazy.ts";
+
+const ID: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
+
+/** `spot config <name>`: these read the file themselves, so they work when it is broken. */
+function configCommand(name: "path" | "show" | "validate" | "migrate", help: string): CommandSpec {
+  return {
+    name,
+    help,
+    run: async (_o, cli) => {
+      const verbs = await lazy<typeof import("../verbs/config.ts")>("../verbs/config.ts", import.meta.url);
+      const fn = {
+        path: verbs.configPath,
+        show: verbs.configShow,
+        validate: verbs.configValidate,
+        migrate: verbs.configMigrate,
+      }[name];
+      await cli.config(name, fn);
+    },
+  };
+}
+
+export const TOOL_COMMANDS: CommandSpec[] = [
+  {
+    name: "inspect",
+    help: "Show a run's state, verification, review and usage",
+    options: [ID],
+    // Reads only the run's directory: no config to load (config/context.ts refuses a read of it).
+    run: (o, cli) =>
+      cli.verb("inspect", o, async (ctx) => {
+        const verb = await lazy<typeof import("../verbs/inspect.ts")>("../verbs/inspect.ts", import.meta.url);
+        return await verb.inspectRun(ctx, text(o, "id"));
+      }, { loadConfig: false }),
+  },
+  {
+    name: "list",
+    help: "List runs",
+    options: [
+      { flags: "--status <status>", help: "only runs in this status" },
+      { flags: "--caller <caller>", help: "only runs from this caller" },
+      { flags: "--running", help: "only active runs" },
+      { flags: "--limit <n>", help: "show the newest N runs (default 200)", parse: positiveInt },
+      { flags: "--offset <n>", help: "skip the N newest matching runs first", parse: positiveInt },
+      { flags: "--all", help: "show every run, however many" },
+    ],
+    run: (o, cli) =>
+      cli.verb(
+        "list",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../verbs/query.ts")>("../verbs/query.ts", import.meta.url)).listRuns(
+            ctx,
+            o as never,
+          ),
+      ),
+  },
+  {
+    name: "parent-meter",
+    alias: "codex-meter",
+    help: "Snapshot the parent agent's session usage (run it before planning; pass the file to prepare)",
+    options: [{ flags: "--output <file>", help: "write the snapshot here (for prepare --usage-start)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "parent-meter",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../verbs/parent_meter.ts")>("../verbs/parent_meter.ts", import.meta.url))
+            .parentMeter(ctx, { output: maybeText(o, "output") }),
+      ),
+  },
+  {
+    name: "serve",
+    help: "Serve the live dashboard (loopback only unless --host says otherwise)",
+    options: [
+      { flags: "--port <port>", help: "port to listen on", default: "7317" },
+      { flags: "--host <address>", help: "address to bind", default: "127.0.0.1" },
+      { flags: "--no-open", help: "do not open a browser" },
+    ],
+    run: (o, cli) =>
+      cli.verb("serve", o, async (ctx) => {
+        const { parsePort, serveUntilStopped } = await lazy<typeof import("../serve/mod.ts")>(
+          "../serve/mod.ts",
+          import.meta.url,
+        );
+        const log = (line: string) => writeErr(`[spot serve] ${line}\n`);
+        const options = { port: parsePort(text(o, "port")), host: text(o, "host"), open: o.open as boolean };
+        return await serveUntilStopped(ctx, options, log);
+      }, { interruptible: true }),
+  },
+  {
+    name: "dashboard",
+    help: "Write the dashboard as one self-contained HTML file",
+    options: [{
+      flags: "--output <file>",
+      help: "where to write it (default: dashboard.html in the state directory)",
+    }],
+    run: (o, cli) =>
+      cli.verb(
+        "dashboard",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../serve/mod.ts")>("../serve/mod.ts", import.meta.url))
+            .dashboardSnapshot(ctx, maybeText(o, "output")),
+      ),
+  },
+  {
+    name: "monitor",
+    help: "Follow every active run's worker.log in tmux panes",
+    options: [
+      { flags: "--list", help: "only list the runs it would follow" },
+      { flags: "--kill", help: "close the monitor's tmux session" },
+    ],
+    run: (o, cli) =>
+      cli.verb(
+        "monitor",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../serve/mod.ts")>("../serve/mod.ts", import.meta.url)).monitorRuns(
+            ctx,
+            o as never,
+          ),
+      ),
+  },
+  {
+    name: "config",
+    help: "Where the config is, what it holds, whether it is valid",
+    commands: [
+      configCommand("path", "Print the config file's path"),
+      configCommand("show", "Print the effective config, defaults filled in"),
+      configCommand("validate", "Check the config file; problems as file:line:col, exit 2"),
+      configCommand(
+        "migrate",
+        "Rewrite the config with spot's names for the original pi-worker's keys (a backup is kept beside it)",
+      ),
+    ],
+  },
+  {
+    name: "detect",
+    help: "Probe the worker CLIs installed here (cached for 10 minutes)",
+    options: [{ flags: "--refresh", help: "ignore the cache and probe again" }],
+    run: async (o, cli) => {
+      const { detectWorkers } = await lazy<typeof import("../verbs/detect.ts")>(
+        "../verbs/detect.ts",
+        import.meta.url,
+      );
+      const { renderRegistry } = await lazy<typeof import("../registry/render.ts")>(
+        "../registry/render.ts",
+        import.meta.url,
+      );
+      await cli.humanOrJson(
+        "detect",
+        o,
+        (ctx) => detectWorkers(ctx, { refresh: o.refresh === true }),
+        (r) => renderRegistry(r.registry, r),
+      );
+    },
+  },
+  {
+    name: "diff",
+    help: "Show the verified diff, or with --hunks only what the review guide asks to read",
+    options: [ID, { flags: "--hunks", help: "only the hunks of the review guide" }],
+    run: (o, cli) =>
+      cli.verb(
+        "diff",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../verbs/diff.ts")>("../verbs/diff.ts", import.meta.url)).diffRun(
+            ctx,
+            text(o, "id"),
+            { hunks: o.hunks === true },
+          ),
+      ),
+  },
+  {
+    name: "sandbox",
+    help: "Show which OS sandbox a run gets here and why (exit 4 if none)",
+    options: [{
+      flags: "--sandbox <mode>",
+      help: "check this choice instead of the config's: auto, bwrap or none",
+    }],
+    run: (o, cli) =>
+      cli.verb(
+        "sandbox",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url))
+            .describeSandbox(ctx, { sandbox: maybeText(o, "sandbox") }),
+      ),
+  },
+];

@@ -1,0 +1,53 @@
+/**
+ * Commander, built from the command table: it parses every call the fast parser (cli/argv.ts) hands on,
+ * and writes help, the version and every usage error. Loaded only for those calls.
+ */
+import { Command, CommanderError } from "commander";
+import { SpotError } from "../errors.ts";
+import type { Invocation } from "./invoke.ts";
+import type { CommandSpec, Options } from "./spec.ts";
+import { VERSION } from "./version.ts";
+
+function addCommand(parent: Command, spec: CommandSpec, cli: Invocation): void {
+  const command = parent.command(spec.name).description(spec.help);
+  if (spec.alias) command.alias(spec.alias);
+  for (const option of spec.options ?? []) {
+    const add = (option.required ? command.requiredOption : command.option).bind(command);
+    if (option.parse) add(option.flags, option.help, option.parse);
+    else if (option.default !== undefined) add(option.flags, option.help, option.default);
+    else add(option.flags, option.help);
+  }
+  for (const sub of spec.commands ?? []) addCommand(command, sub, cli);
+  const run = spec.run;
+  if (run) command.action((options: Options) => run(options, cli));
+}
+
+export function buildProgram(table: CommandSpec[], cli: Invocation): Command {
+  const program = new Command()
+    .name("spot")
+    .description("Delegate bounded coding tasks to cheap worker CLIs, verified and sandboxed")
+    .version(VERSION)
+    .exitOverride()
+    .showSuggestionAfterError();
+  for (const spec of table) addCommand(program, spec, cli);
+  return program;
+}
+
+/** Parses and runs a call; help and the version exit 0, a usage error is CLI_USAGE. */
+export async function parseWithCommander(
+  table: CommandSpec[],
+  cli: Invocation,
+  argv: string[],
+): Promise<void> {
+  try {
+    await buildProgram(table, cli).parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (
+      error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+    ) {
+      return;
+    }
+    throw new SpotError("CLI_USAGE", error.message.replace(/^error: /, ""));
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The command table's shape: each command as data (name, help, options) with a `run` that imports its verb
+ * only when called. Two parsers read the same table: the fast one in cli/argv.ts for well-formed calls, and
+ * commander (cli/program.ts, loaded only when needed) for help, versions and every error message.
+ */
+import type { Invocation } from "./invoke.ts";
+
+/** An option's value after parsing: a string, a flag, or what its `parse` returned. */
+export type OptionValue = string | boolean | number | undefined;
+export type Options = Record<string, OptionValue>;
+
+export interface OptionSpec {
+  /** As commander spells it: `--id <runId>`, `--running`, `--no-open`. */
+  flags: string;
+  help: string;
+  required?: boolean;
+  /** Turns the text into the value; throws a CLI_USAGE SpotError for a bad one. */
+  parse?: (value: string) => number | boolean;
+  default?: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  alias?: string;
+  help: string;
+  options?: OptionSpec[];
+  /** Subcommands (`config path`); a command has these or a `run`. */
+  commands?: CommandSpec[];
+  run?: (options: Options, cli: Invocation) => Promise<void>;
+}
+
+/** The option's key as commander names it: `--usage-start` is `usageStart`, `--no-open` is `open`. */
+export function optionKey(flags: string): string {
+  const long = flags.split(/\s+/)[0].replace(/^--(no-)?/, "");
+  return long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Whether the option takes a value (`<x>`), and whether it is the negating `--no-x` form. */
+export function optionShape(flags: string): { takesValue: boolean; negated: boolean; long: string } {
+  const [long, value] = flags.split(/\s+/);
+  return { takesValue: value !== undefined, negated: long.startsWith("--no-"), long };
+}
+
+/** Reads a string option a command declared (commander's typing is gone with the table, so say it once). */
+export function text(options: Options, key: string): string {
+  return options[key] as string;
+}
+
+export function maybeText(options: Options, key: string): string | undefined {
+  const v = options[key];
+  return typeof v === "string" ? v : undefined;
+}

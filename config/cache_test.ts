@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { quickHash } from "../base/cache_dir.ts";
+import { cachedConfig, saveCachedConfig, VALIDATING_SOURCES } from "./cache.ts";
+import { defaultConfigText, loadConfigWithWarnings } from "./load.ts";
+import { readConfig } from "./parse.ts";
+import { spawnProcess } from "../sandbox/spawn.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const LEGACY = join(here, "..", "tests", "fixtures", "legacy", "config.json");
+
+Deno.test("the cache's source list is config/parse.ts and every local module it imports, plus deno.json", async () => {
+  const r = await spawnProcess([Deno.execPath(), "info", "--json", join(here, "parse.ts")], {
+    env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", NO_COLOR: "1" },
+    cwd: here,
+  });
+  assert.equal(r.exitCode, 0, r.stderr);
+  const graph = (JSON.parse(r.stdout).modules as { specifier: string }[])
+    .filter((m) => m.specifier.startsWith("file:"))
+    .map((m) => relative(here, fileURLToPath(m.specifier)))
+    .map((p) => (p.startsWith("..") ? p : `./${p}`));
+  assert.deepEqual([...graph, "../deno.json"].sort(), [...VALIDATING_SOURCES].sort());
+});
+
+Deno.test("a cached config is exactly what validating the text gives, warnings included", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    for (
+      const [name, text] of [["default", defaultConfigText()], ["legacy", await Deno.readTextFile(LEGACY)]]
+    ) {
+      const file = join(root, `${name}.json`);
+      await Deno.writeTextFile(file, text);
+      const fresh = readConfig(file, text);
+      const first = await loadConfigWithWarnings(file, join(root, "cache"));
+      assert.deepStrictEqual(first, fresh, name);
+      const slot = cachedConfig(join(root, "cache"), file, text);
+      assert.ok(slot?.hit, `${name}: nothing cached`);
+      assert.deepStrictEqual(slot.hit, fresh, `${name}: the cached copy differs`);
+      if (name === "legacy") assert.ok(slot.hit.warnings.length > 0, "the legacy fixture has no warnings");
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a changed text, a renamed file or a forged entry is validated again, never read from the cache", async () => {
+  const root = await Deno.makeTempDir();
+  const cache = join(root, "cache");
+  try {
+    const file = join(root, "config.json");
+    await Deno.writeTextFile(file, JSON.stringify({ defaultProfile: "replay" }));
+    await loadConfigWithWarnings(file, cache);
+    // The same path, a text that fails validation: the earlier entry must not answer for it.
+    await Deno.writeTextFile(file, JSON.stringify({ defaultProfile: "replay", nope: 1 }));
+    await assert.rejects(loadConfigWithWarnings(file, cache), /CONFIG_INVALID|nope/);
+    // An entry under this file name whose stored inputs differ (another text, a forgery) is not trusted.
+    const good = JSON.stringify({ defaultProfile: "replay" });
+    await Deno.writeTextFile(file, good);
+    const slot = cachedConfig(cache, file, good)!;
+    const forged = readConfig(file, good);
+    forged.config.sandbox = "none";
+    const name = join(slot.slot.dir, `${quickHash(slot.slot.inputs)}.json`);
+    const planted = { inputs: slot.slot.inputs.replace(good, "{}"), value: forged };
+    await Deno.writeTextFile(name, JSON.stringify(planted));
+    assert.equal((await loadConfigWithWarnings(file, cache)).config.sandbox, "auto");
+    // The same entry with the right inputs would be read: the check above is what refused it.
+    await Deno.writeTextFile(name, JSON.stringify({ ...planted, inputs: slot.slot.inputs }));
+    assert.equal((await loadConfigWithWarnings(file, cache)).config.sandbox, "none");
+    await Deno.remove(name);
+    const again = await loadConfigWithWarnings(file, cache);
+    assert.equal(again.config.sandbox, "auto");
+    // Without the cache's help (the same text under another path) the result is the same.
+    const other = join(root, "other.json");
+    await Deno.writeTextFile(other, good);
+    assert.deepStrictEqual((await loadConfigWithWarnings(other, cache)).config, again.config);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a cache dir that cannot be written costs only the validation", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const file = join(root, "config.json");
+    await Deno.writeTextFile(file, defaultConfigText());
+    await Deno.writeTextFile(join(root, "blocker"), "a file where the cache dir would be");
+    const loaded = await loadConfigWithWarnings(file, join(root, "blocker"));
+    assert.ok(loaded.config.profiles.replay);
+    await saveCachedConfig({ dir: join(root, "blocker", "config"), inputs: "x" }, loaded);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1,0 +1,67 @@
+/**
+ * Validates config text: JSONC, the original pi-worker's keys mapped (config/legacy.ts), zod with defaults,
+ * names that point at profiles checked. The heavy half of loading (zod, jsonc-parser): config/load.ts asks
+ * its cache first and imports this only on a miss.
+ */
+import { SpotError } from "../errors.ts";
+import { Config, Profile } from "../schemas/config.ts";
+import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
+import { REPLAY_PROFILE } from "./defaults.ts";
+import { type LegacyMapping, mapLegacyConfig } from "./legacy.ts";
+import type { LoadedConfig } from "./loaded.ts";
+
+/** The schema's own default, which may name a shipped profile a user's file does not list. */
+const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
+
+/** Names that point at profiles must point at real ones; replay always exists. */
+const WithReferences = Config.superRefine((config, ctx) => {
+  const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    profile.fallbackProfiles.forEach((target, i) => {
+      if (known(target)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["profiles", name, "fallbackProfiles", i],
+        message: `no profile named "${target}"`,
+      });
+    });
+  }
+  for (const [caller, target] of Object.entries(config.callerProfiles)) {
+    if (target === undefined || known(target)) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: ["callerProfiles", caller],
+      message: `no profile named "${target}"`,
+    });
+  }
+  if (!known(config.defaultProfile) && config.defaultProfile !== BUILT_IN_DEFAULT) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["defaultProfile"],
+      message: `no profile named "${config.defaultProfile}"`,
+    });
+  }
+});
+
+/** Validates config text, legacy keys mapped first; every problem is `file:line:col path: message`, exit 2. */
+export function readConfig(file: string, text: string): LoadedConfig {
+  let legacy: LegacyMapping | null = null;
+  const rewrite = (data: unknown) => (legacy = mapLegacyConfig(data));
+  const parsed = parseWithSchema(text, WithReferences, { jsonc: true, rewrite });
+  if (!parsed.ok) {
+    throw new SpotError(
+      "CONFIG_INVALID",
+      `Cannot use config "${file}": ${parsed.issues.length} problem(s)\n${formatIssues(file, parsed.issues)}`,
+      { details: { file, issues: parsed.issues } },
+    );
+  }
+  const notes = (legacy as LegacyMapping | null)?.notes ?? [];
+  const warnings = notes.map(({ path, ...note }) => ({ ...note, ...locatePath(text, path) }))
+    .sort((a, b) => a.line - b.line || a.col - b.col);
+  const replay = Profile.parse(REPLAY_PROFILE);
+  return { config: { ...parsed.value, profiles: { replay, ...parsed.value.profiles } }, warnings };
+}
+
+export function parseConfig(file: string, text: string): Config {
+  return readConfig(file, text).config;
+}

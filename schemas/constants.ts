@@ -1,0 +1,7 @@
+/** Values the schemas and the code share, kept free of zod so a verb that only reads them starts fast. */
+
+/** A run id: also a directory name and part of a branch name, so no slash and no leading dot. */
+export const RUN_ID_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]{2,79}$/;
+
+/** Review findings at these priorities block approval. */
+export const BLOCKING_PRIORITIES = new Set(["P0", "P1", "P2"]);
