@@ -14,6 +14,7 @@ import { Invocation } from "./cli/invoke.ts";
 import { printError, writeErr } from "./cli/output.ts";
 import { parseBool, positiveInt } from "./cli/parse.ts";
 import { VERSION } from "./cli/version.ts";
+import { agentCommands } from "./cli/agent.ts";
 import { diffRun } from "./verbs/diff.ts";
 import { parentMeter } from "./verbs/parent_meter.ts";
 import {
@@ -83,7 +84,13 @@ program.command("prepare").description("Check a contract, choose a worker and bu
 const id = (c: Command) => c.requiredOption("--id <runId>", "run id");
 
 id(program.command("run").description("Run the worker's implementation turn"))
-  .action((o) => verb("run", o, (ctx) => runWorker(ctx, o.id), { interruptible: true }));
+  .option("--detach", "return at once; the turn runs as a named agent (spot agent poll|watch|stop)")
+  .option("--name <name>", "with --detach: the agent's name (default: the run id)")
+  .action(async (o) => {
+    if (!o.detach) return await verb("run", o, (ctx) => runWorker(ctx, o.id), { interruptible: true });
+    const { startAgent, agentNameFor } = await import("./agents/mod.ts");
+    await verb("run", o, (ctx) => startAgent(ctx, o.name ?? agentNameFor(o.id), { runId: o.id }));
+  });
 id(program.command("verify").description("Scan the diff and run the contract's checks"))
   .action((o) => verb("verify", o, (ctx) => verifyRun(ctx, o.id), { interruptible: true }));
 id(program.command("self-review").description("Have the worker pre-digest its diff for review"))
@@ -193,6 +200,11 @@ program.command("sandbox").description("Show which OS sandbox a run gets here an
     await verb("sandbox", o, (ctx) => describeSandbox(ctx, o));
   });
 // @commands:sandbox (sandbox flags)
+agentCommands(
+  program.command("agent").description("Named background agents: start, poll, peek, ls, stop"),
+  cli,
+);
+// @commands:agents (agent subcommands in cli/agent.ts)
 
 async function main(argv: string[]): Promise<number> {
   try {
