@@ -121,6 +121,12 @@ export function decide(f: PollFacts, t: Thresholds): Decision {
   return { line: `RUNNING ${elapsed}s ${f.streamBytes}B stale=${stale}s`, terminal: false, stop: false };
 }
 
+/** The line of a still-running sibling stopped because another agent of the same watch hit a wall. */
+export function siblingAbort(f: PollFacts, tag: Wall): Decision {
+  const elapsed = f.handle ? seconds(f.now - f.handle.startedAt) : 0;
+  return { ...fail({ ...f, wall: null, cause: null }, elapsed, `${tag} sibling-abort`), stop: true };
+}
+
 /** The wall a persisted line reports, if any. */
 export function wallIn(line: string): Wall | undefined {
   const m = / (QUOTA-WINDOW|QUOTA)(?= |$)/.exec(line.split(" cause:")[0]);

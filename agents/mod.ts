@@ -5,4 +5,5 @@ export * from "./poll.ts";
 export * from "./peek.ts";
 export * from "./ls.ts";
 export * from "./stop_verb.ts";
+export * from "./watch.ts";
 export { AGENT_NAME_PATTERN, agentNameFor } from "./registry.ts";

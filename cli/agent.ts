@@ -4,7 +4,18 @@
  * lines (one JSON object with `--json`), because a parent reads them as text.
  */
 import type { Command } from "@commander-js/extra-typings";
+import { SpotError } from "../errors.ts";
 import type { Invocation } from "./invoke.ts";
+import { writeOut } from "./output.ts";
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (Number.isFinite(n) && n > 0) return n;
+  throw new SpotError(
+    "CLI_USAGE",
+    `Cannot read "${value}" as an interval: expected a number of seconds above 0`,
+  );
+}
 
 const agents = () => import("../agents/mod.ts");
 
@@ -63,6 +74,19 @@ export function agentCommands(agent: Command, cli: Invocation): void {
         (r: { agents: { name: string; line: string }[] }) =>
           r.agents.length === 0 ? "no agents" : r.agents.map((a) => `${a.name} ${a.line}`).join("\n"),
       );
+    });
+
+  agent.command("watch").description(
+    "Poll the named agents, print each line that changes, return when none runs",
+  )
+    .argument("<names...>", "the agents to watch (only these: a wall aborts only their siblings here)")
+    .option("--interval <seconds>", "seconds between sweeps (default agents.watchIntervalSeconds)", seconds)
+    .action(async (names, o) => {
+      const { watchAgents } = await agents();
+      await cli.text("agent watch", { names, ...o }, async (ctx) => {
+        await watchAgents(ctx, names, { intervalSeconds: o.interval, print: (t) => writeOut(t + "\n") });
+        return "";
+      });
     });
 
   agent.command("stop").description("Stop an agent's processes and unregister its name (harmless to repeat)")
