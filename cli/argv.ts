@@ -1,7 +1,7 @@
 /**
  * The fast parser: reads a well-formed call against the command table without loading commander (about
  * a third of a verb's start-up). Anything it is not sure of (help, a version, an unknown or repeated option,
- * a missing value or required option, a positional, `--`) gives null, and commander parses the call instead,
+ * a missing value or required option, a missing or extra positional, `--`) gives null, and commander parses the call instead,
  * so every message a person sees still comes from one place. cli/argv_test.ts holds the two parsers equal.
  */
 import { type CommandSpec, optionKey, type Options, optionShape } from "./spec.ts";
@@ -32,8 +32,13 @@ export function parseFast(table: CommandSpec[], argv: string[]): Parsed | null {
     else if (negated) options[optionKey(spec.flags)] = true;
   }
   const seen = new Set<string>();
+  const positional: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
+    if (!arg.startsWith("-")) {
+      positional.push(arg);
+      continue;
+    }
     if (!arg.startsWith("--") || arg === "--") return null;
     const eq = arg.indexOf("=");
     const flag = eq === -1 ? arg : arg.slice(0, eq);
@@ -60,5 +65,9 @@ export function parseFast(table: CommandSpec[], argv: string[]): Parsed | null {
   for (const spec of specs) {
     if (spec.required && options[optionKey(spec.flags)] === undefined) return null;
   }
+  const args = command.args ?? [];
+  const variadic = args[args.length - 1]?.variadic === true;
+  if (variadic ? positional.length < args.length : positional.length !== args.length) return null;
+  args.forEach((a, i) => options[a.name] = a.variadic ? positional.slice(i) : positional[i]);
   return { command, options };
 }

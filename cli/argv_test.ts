@@ -29,7 +29,7 @@ async function viaCommander(argv: string[]): Promise<{ name: string; options: Op
   return seen[0] ?? null;
 }
 
-const SAMPLE: Record<string, string> = { bool: "true", n: "3", port: "7400" };
+const SAMPLE: Record<string, string> = { bool: "true", n: "3", port: "7400", seconds: "2.5" };
 
 /** Calls for every command: its required options, then each optional one added, in both spellings. */
 function calls(): string[][] {
@@ -41,9 +41,13 @@ function calls(): string[][] {
         continue;
       }
       const required = (c.options ?? []).filter((o) => o.required);
-      const base = required.flatMap((
+      const positional = (c.args ?? []).flatMap((a) =>
+        a.variadic ? [`${a.name}1`, `${a.name}2`] : [`${a.name}1`]
+      );
+      const flags = required.flatMap((
         o,
       ) => [optionShape(o.flags).long, `v-${optionShape(o.flags).long.slice(2)}`]);
+      const base = [...positional, ...flags];
       const names = [c.name, ...(c.alias ? [c.alias] : [])];
       for (const name of names) out.push([...prefix, name, ...base]);
       for (const o of (c.options ?? []).filter((o) => !o.required)) {
@@ -95,6 +99,10 @@ Deno.test("the fast parser hands commander every call it is not sure of", () => 
     ["config"],
     ["config", "nope"],
     ["nope"],
+    ["agent", "poll"],
+    ["agent", "poll", "a", "b"],
+    ["agent", "watch"],
+    ["agent", "stop", "-x"],
   ];
   for (const argv of unsure) assert.equal(parseFast(COMMANDS, argv), null, `spot ${argv.join(" ")}`);
 });

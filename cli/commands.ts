@@ -89,13 +89,39 @@ export const LOOP_COMMANDS: CommandSpec[] = [
           ),
       ),
   },
-  byId(
-    "run",
-    "Run the worker's implementation turn",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/run.ts")>("../verbs/run.ts", import.meta.url)).runWorker(ctx, id),
-    true,
-  ),
+  {
+    name: "run",
+    help: "Run the worker's implementation turn",
+    options: [
+      ID,
+      {
+        flags: "--detach",
+        help: "return at once; the turn runs as a named agent (spot agent poll|watch|stop)",
+      },
+      { flags: "--name <name>", help: "with --detach: the agent's name (default: the run id)" },
+    ],
+    run: async (o, cli) => {
+      const id = text(o, "id");
+      if (o.detach !== true) {
+        return await cli.verb(
+          "run",
+          o,
+          async (ctx) =>
+            (await lazy<typeof import("../verbs/run.ts")>("../verbs/run.ts", import.meta.url)).runWorker(
+              ctx,
+              id,
+            ),
+          {
+            interruptible: true,
+          },
+        );
+      }
+      await cli.verb("run", o, async (ctx) => {
+        const agents = await lazy<typeof import("../agents/mod.ts")>("../agents/mod.ts", import.meta.url);
+        return await agents.startAgent(ctx, maybeText(o, "name") ?? agents.agentNameFor(id), { runId: id });
+      });
+    },
+  },
   byId(
     "verify",
     "Scan the diff and run the contract's checks",

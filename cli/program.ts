@@ -9,8 +9,10 @@ import type { CommandSpec, Options } from "./spec.ts";
 import { VERSION } from "./version.ts";
 
 function addCommand(parent: Command, spec: CommandSpec, cli: Invocation): void {
-  const command = parent.command(spec.name).description(spec.help);
+  const command = parent.command(spec.name, { hidden: spec.hidden === true }).description(spec.help);
   if (spec.alias) command.alias(spec.alias);
+  const args = spec.args ?? [];
+  for (const a of args) command.argument(a.variadic ? `<${a.name}...>` : `<${a.name}>`, a.help);
   for (const option of spec.options ?? []) {
     const add = (option.required ? command.requiredOption : command.option).bind(command);
     if (option.parse) add(option.flags, option.help, option.parse);
@@ -19,7 +21,13 @@ function addCommand(parent: Command, spec: CommandSpec, cli: Invocation): void {
   }
   for (const sub of spec.commands ?? []) addCommand(command, sub, cli);
   const run = spec.run;
-  if (run) command.action((options: Options) => run(options, cli));
+  if (!run) return;
+  // Commander passes the positionals first, then the options: the table's verbs get them in one object.
+  command.action((...values: unknown[]) => {
+    const options = { ...(values[args.length] as Options) };
+    args.forEach((a, i) => options[a.name] = values[i] as string | string[]);
+    return run(options, cli);
+  });
 }
 
 export function buildProgram(table: CommandSpec[], cli: Invocation): Command {

@@ -6,7 +6,7 @@
 import type { Invocation } from "./invoke.ts";
 
 /** An option's value after parsing: a string, a flag, or what its `parse` returned. */
-export type OptionValue = string | boolean | number | undefined;
+export type OptionValue = string | string[] | boolean | number | undefined;
 export type Options = Record<string, OptionValue>;
 
 export interface OptionSpec {
@@ -19,10 +19,20 @@ export interface OptionSpec {
   default?: string;
 }
 
+/** A positional argument; its value is in the options under `name` (a list when `variadic`). */
+export interface ArgSpec {
+  name: string;
+  help: string;
+  variadic?: boolean;
+}
+
 export interface CommandSpec {
   name: string;
   alias?: string;
   help: string;
+  /** Left out of help (a verb spot runs itself, such as `agent drive`). */
+  hidden?: boolean;
+  args?: ArgSpec[];
   options?: OptionSpec[];
   /** Subcommands (`config path`); a command has these or a `run`. */
   commands?: CommandSpec[];

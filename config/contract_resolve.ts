@@ -14,7 +14,12 @@ export function generateRunId(now: string): string {
   return `run-${stamp}-${crypto.randomUUID().slice(0, 6)}`;
 }
 
-export async function resolveContract(ctx: SpotContext, taskFile: string): Promise<ResolvedContract> {
+/** `runId` names the run when the contract does not (an agent reserves its run id before prepare). */
+export async function resolveContract(
+  ctx: SpotContext,
+  taskFile: string,
+  runId?: string,
+): Promise<ResolvedContract> {
   const task = await readContract(resolve(ctx.cwd, taskFile), ctx.config);
   const root = await toplevel(task.repositoryRoot ?? ctx.cwd);
   if (task.repositoryRoot && resolve(task.repositoryRoot) !== root) {
@@ -33,5 +38,10 @@ export async function resolveContract(ctx: SpotContext, taskFile: string): Promi
       { details: { baseRevision: task.baseRevision, head } },
     );
   }
-  return { ...task, runId: task.runId ?? generateRunId(ctx.now()), repositoryRoot: root, baseRevision: head };
+  return {
+    ...task,
+    runId: task.runId ?? runId ?? generateRunId(ctx.now()),
+    repositoryRoot: root,
+    baseRevision: head,
+  };
 }

@@ -92,3 +92,10 @@ export async function removeWorktree(
   await git(["worktree", "prune"], { cwd: source, allowFailure: true });
   if (options.deleteBranch) await git(["branch", "-D", options.branch], { cwd: source, allowFailure: true });
 }
+
+/** Puts a worktree back at `base`: tracked files reset, untracked files and directories removed. */
+export async function rollbackWorktree(ref: WorktreeRef, base: string): Promise<void> {
+  const opts = { cwd: ref.path, gitDir: ref.gitDir };
+  await git(["reset", "--quiet", "--hard", base], opts);
+  await git(["clean", "-q", "-f", "-d"], opts);
+}

@@ -252,3 +252,37 @@ export async function spawnInteractive(
     return 127;
   }
 }
+
+export interface DetachedStart {
+  pid: number | null;
+  /** Set when the process could not start at all. */
+  spawnError?: string;
+}
+
+/**
+ * Starts a process that outlives its caller: its own session and process group, stdin, stdout and stderr
+ * closed, and nothing of it awaited, so the caller may exit at once. Its results are whatever it writes.
+ */
+export function spawnDetached(
+  argv: string[],
+  options: { cwd?: string; env: Record<string, string> },
+): DetachedStart {
+  try {
+    const child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      cwd: options.cwd,
+      clearEnv: true,
+      env: options.env,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+    // Reap it if the caller lives long enough; never keep the caller alive for it.
+    child.status.catch(() => {});
+    child.unref();
+    return { pid: child.pid };
+  } catch (error) {
+    return { pid: null, spawnError: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -112,6 +112,24 @@ export const SelfReviewConfig = z.object({
   minSurfaceBytes: z.number().int().min(0).max(100_000_000).default(4000),
 }).strict();
 
+/** How `spot agent poll` judges a named background agent; the defaults are the pi-dispatch seed's. */
+export const AgentsConfig = z.object({
+  wallClockSeconds: z.number().int().min(1).max(86_400).default(900)
+    .describe("An agent still running this long after its start is stopped and reported TIMEOUT"),
+  stallSeconds: z.number().int().min(1).max(86_400).default(300)
+    .describe("No new stream output for this long (doubled while a tool runs) stops it as STALL"),
+  noMarkerGraceSeconds: z.number().int().min(0).max(3600).default(30)
+    .describe("A driver gone without its exit marker is reported no-rc only after this long"),
+  settleSeconds: z.number().int().min(0).max(3600).default(10)
+    .describe(
+      "After the worker's final message, how long spot's driver may take to record it before poll stops it",
+    ),
+  stopGraceSeconds: z.number().int().min(0).max(60).default(2)
+    .describe("Between SIGTERM and SIGKILL when an agent is stopped"),
+  watchIntervalSeconds: z.number().int().min(1).max(3600).default(15)
+    .describe("How often `spot agent watch` polls when --interval is not given"),
+}).strict();
+
 /** Hosts a dependency setup may reach through the egress proxy (`host:port`), by default the public registries. */
 export const DEFAULT_REGISTRIES = [
   "registry.npmjs.org:443",
@@ -193,6 +211,8 @@ export const Config = z.object({
     .describe("OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none"),
   limits: Limits.default(Limits.parse({})),
   selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({})),
+  agents: AgentsConfig.default(AgentsConfig.parse({}))
+    .describe("Thresholds of named background agents (spot agent poll, watch, stop)"),
   dependencies: DependenciesConfig.default(DependenciesConfig.parse({}))
     .describe("How the worker and the checks get the project's installed dependencies"),
   verificationEnvAllowlist: z.array(z.string().regex(ENV_NAME_PATTERN))

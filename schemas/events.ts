@@ -98,6 +98,14 @@ export const SpotEvent = z.discriminatedUnion("type", [
   }),
   z.object({ ...stamp, type: z.literal("verify_result"), passed: z.boolean(), diffSha256: z.string() }),
   z.object({ ...stamp, type: z.literal("note"), message: z.string() }),
+  /** A named agent (spot agent) started, settled on a status line, was stopped or sent a follow-up. */
+  z.object({
+    ...stamp,
+    type: z.literal("agent"),
+    name: z.string(),
+    state: z.enum(["started", "settled", "stopped", "sent"]),
+    line: z.string().optional(),
+  }),
 ]);
 export type SpotEvent = z.infer<typeof SpotEvent>;
 

@@ -56,6 +56,10 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} status ${event.from ?? "-"} -> ${event.to}: ${clip(event.reason, 200)}`;
     case "verify_command":
       return `${t} check ${event.passed ? "passed" : "FAILED"}: ${clip(event.argv.join(" "), 200)}`;
+    case "agent":
+      return `${t} agent ${clip(event.name, 64)} ${event.state}${
+        event.line ? `: ${clip(event.line, 200)}` : ""
+      }`;
     default:
       return null;
   }

@@ -34,6 +34,8 @@ export interface PrepareOptions extends RouteOptions {
   usageStart?: string;
   /** `--sandbox`: auto, bwrap or none; overrides the config. */
   sandbox?: string;
+  /** The run id when the contract has none (a named agent reserves it before its driver prepares). */
+  runId?: string;
 }
 
 export interface PrepareResult {
@@ -51,7 +53,7 @@ export interface PrepareResult {
 }
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
-  const task = await resolveContract(ctx, options.taskFile);
+  const task = await resolveContract(ctx, options.taskFile, options.runId);
   const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
   const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
   if (choice.profile.adapter === "replay") await validateEpisodeFile(model);

@@ -20,7 +20,16 @@ export interface RunResult {
   attempts: number;
 }
 
-export async function runWorker(ctx: SpotContext, runId: string): Promise<RunResult> {
+export interface RunOptions {
+  /** The worker's instructions instead of the contract's (a named agent's free-form brief). */
+  prompt?: string;
+}
+
+export async function runWorker(
+  ctx: SpotContext,
+  runId: string,
+  options: RunOptions = {},
+): Promise<RunResult> {
   const lock = await ctx.store.lock(runId);
   try {
     let state = await ctx.store.load(runId);
@@ -33,7 +42,13 @@ export async function runWorker(ctx: SpotContext, runId: string): Promise<RunRes
     const task = await loadTask(ctx.store, runId);
     await requireBaselines(ctx, state);
     state = await moveRun(ctx, state, "running", `worker ${state.profile} started`);
-    const result = await runWorkerPhase(ctx, state, "run", implementationPrompt(task), task);
+    const result = await runWorkerPhase(
+      ctx,
+      state,
+      "run",
+      options.prompt ?? implementationPrompt(task),
+      task,
+    );
     state = withTurn(state, "run", result);
     await guardEscape(ctx, state, "run");
     if (!result.outcome.ok) await failTurn(ctx, state, "run", result.outcome);

@@ -61,6 +61,8 @@ function assistantEnd(message: Json, state: ParseState): WorkerEvent[] {
   }
   state.lastStopReason = str(message.stopReason);
   state.lastError = str(message.errorMessage);
+  // The provider's words, as an event: a wall or an auth failure is visible before pi's own retries end.
+  if (state.lastError) events.push({ type: "worker_error", message: state.lastError });
   if (isObject(message.usage)) {
     const raw = message.usage;
     const usage: Usage = {

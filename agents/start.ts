@@ -1,0 +1,142 @@
+/**
+ * `spot agent start NAME (--task FILE | --brief FILE|TEXT)`: reserve the
+ * name and a run id, start spot's run driver detached, and return at once.
+ * What can be checked cheaply (the name, a live agent of that name, the
+ * contract, the brief's repository) is refused here; the rest (prepare,
+ * the worker) happens in the driver and shows in `poll`.
+ */
+import { resolve } from "../base/path.ts";
+import { generateRunId } from "../config/contract_resolve.ts";
+import { readContract } from "../config/contract_load.ts";
+import { SpotError } from "../errors.ts";
+import { toplevel } from "../git/repo.ts";
+import { requireStatus } from "../lifecycle/state_table.ts";
+import type { SpotContext } from "../store/context.ts";
+import { writeJsonAtomic } from "../store/files.ts";
+import { decide } from "./decide.ts";
+import { readBrief } from "./brief.ts";
+import { startDriver } from "./launch.ts";
+import { observe } from "./observe.ts";
+import {
+  agentDir,
+  agentFile,
+  type AgentKind,
+  type AgentLaunch,
+  checkName,
+  readRecord,
+  writeRecord,
+} from "./registry.ts";
+import { thresholds } from "./poll.ts";
+
+export interface StartOptions {
+  task?: string;
+  brief?: string;
+  /** An existing prepared run (`spot run --detach`). */
+  runId?: string;
+  profile?: string;
+  model?: string;
+  cwd?: string;
+  sandbox?: string;
+  redispatchOf?: string;
+  resume?: AgentLaunch["resume"];
+}
+
+export interface StartResult {
+  name: string;
+  runId: string;
+  pid: number;
+  runDir: string;
+}
+
+/** Files of the previous run of a name that must not be read as this one's. */
+const PER_RUN_FILES = ["rc", "status", "error.json"];
+
+async function refuseLive(ctx: SpotContext, name: string): Promise<string[]> {
+  const record = await readRecord(ctx.paths, name);
+  if (!record) return [];
+  const o = await observe(ctx, name);
+  const d = decide(o.facts, thresholds(ctx));
+  if (o.facts.alive || (!d.terminal && !d.line.startsWith("STATUS=FAIL handle"))) {
+    throw new SpotError("AGENT_RUNNING", `Cannot start agent "${name}": it is still running (${d.line})`, {
+      details: { name, runId: record.runId, line: d.line, nextCommand: `spot agent stop ${name}` },
+    });
+  }
+  return [...record.previousRuns, record.runId].filter((r) => r);
+}
+
+async function reserveRun(ctx: SpotContext, kind: AgentKind, o: StartOptions, cwd: string): Promise<string> {
+  if (kind === "run") {
+    requireStatus(await ctx.store.load(o.runId!), ["prepared"], "run");
+    return o.runId!;
+  }
+  if (kind === "brief") {
+    await toplevel(cwd); // a brief runs in a worktree of the repository at --cwd
+    return generateRunId(ctx.now());
+  }
+  const task = await readContract(resolve(cwd, o.task!), ctx.config);
+  return task.runId ?? generateRunId(ctx.now());
+}
+
+function kindOf(o: StartOptions): AgentKind {
+  const given = [o.task, o.brief, o.runId].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    throw new SpotError(
+      "CLI_USAGE",
+      "Cannot start an agent: give exactly one of --task FILE or --brief FILE|TEXT",
+    );
+  }
+  return o.task !== undefined ? "task" : o.brief !== undefined ? "brief" : "run";
+}
+
+export async function startAgent(
+  ctx: SpotContext,
+  name: string,
+  options: StartOptions,
+): Promise<StartResult> {
+  checkName(name);
+  const kind = kindOf(options);
+  const cwd = resolve(ctx.cwd, options.cwd ?? ".");
+  const previousRuns = await refuseLive(ctx, name);
+  const runId = await reserveRun(ctx, kind, options, cwd);
+  const dir = agentDir(ctx.paths, name);
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const file of PER_RUN_FILES) await Deno.remove(agentFile(ctx.paths, name, file)).catch(() => {});
+  if (kind === "brief") {
+    await Deno.writeTextFile(
+      agentFile(ctx.paths, name, "brief.md"),
+      await readBrief(options.brief!, (p) => resolve(cwd, p)),
+    );
+  }
+  const launch: AgentLaunch = {
+    name,
+    kind,
+    runId,
+    cwd,
+    ...(options.task ? { taskFile: resolve(cwd, options.task) } : {}),
+    ...(options.profile ? { profile: options.profile } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.redispatchOf ? { redispatchOf: options.redispatchOf } : {}),
+  };
+  await writeJsonAtomic(agentFile(ctx.paths, name, "launch.json"), launch);
+  const started = startDriver(name, { cwd, env: Deno.env.toObject() });
+  if ("error" in started) {
+    throw new SpotError("STEP_FAILED", `Cannot start agent "${name}": ${started.error}`, {
+      details: { name },
+    });
+  }
+  await writeRecord(ctx.paths, {
+    schemaVersion: 1,
+    name,
+    runId,
+    kind,
+    attempt: previousRuns.length + 1,
+    startedAt: new Date().toISOString(),
+    pid: started.pid,
+    procStart: started.procStart,
+    ...(options.redispatchOf ? { redispatchOf: options.redispatchOf } : {}),
+    previousRuns,
+  });
+  return { name, runId, pid: started.pid, runDir: ctx.store.dir(runId) };
+}

@@ -1,0 +1,57 @@
+/**
+ * Stopping an agent: SIGTERM to the driver's process group (the driver then
+ * cancels its step, which ends the worker's own group), SIGKILL after the
+ * grace to that group and to every step group still open in the run's
+ * events. Safe to repeat: a group already gone is nothing to do.
+ */
+import { killGroup } from "../sandbox/spawn.ts";
+import type { SpotEvent } from "../schemas/events.ts";
+import { readProcesses } from "../worker/process_tree.ts";
+import type { AgentRecord } from "./registry.ts";
+import { driverAlive } from "./observe.ts";
+
+/** How often the group is looked at while it winds down. */
+const CHECK_MS = 50;
+
+/** Process groups that still have a member. */
+export function liveGroups(groups: number[]): number[] {
+  const wanted = new Set(groups);
+  const live = new Set<number>();
+  for (const p of readProcesses()) if (wanted.has(p.pgrp) && p.state !== "Z") live.add(p.pgrp);
+  return [...live];
+}
+
+/** Step processes (each the leader of its own group) that started and have not ended. */
+export function openSteps(events: SpotEvent[]): number[] {
+  const open = new Map<string, number>();
+  for (const e of events) {
+    if (e.type === "step_start" && e.pid) open.set(e.stepId, e.pid);
+    if (e.type === "step_end") open.delete(e.stepId);
+  }
+  return [...open.values()];
+}
+
+export interface StopResult {
+  /** The driver's process group, or null when there was none to stop. */
+  pgid: number | null;
+  /** The groups that had to be killed after the grace. */
+  killed: number[];
+}
+
+export async function stopAgent(
+  record: AgentRecord,
+  events: SpotEvent[],
+  options: { graceMs: number },
+): Promise<StopResult> {
+  const leader = record.pid !== null && driverAlive(record) ? record.pid : null;
+  const groups = [...(leader !== null ? [leader] : []), ...openSteps(events)];
+  if (groups.length === 0) return { pgid: null, killed: [] };
+  for (const g of groups) killGroup(g, "SIGTERM");
+  const deadline = Date.now() + options.graceMs;
+  while (Date.now() < deadline && liveGroups(groups).length > 0) {
+    await new Promise((r) => setTimeout(r, CHECK_MS));
+  }
+  const killed = liveGroups(groups);
+  for (const g of killed) killGroup(g, "SIGKILL");
+  return { pgid: leader, killed };
+}

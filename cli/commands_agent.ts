@@ -1,0 +1,158 @@
+/**
+ * The command table, part three: `spot agent …`, named background agents (docs/agents.md). `start`, `stop`
+ * and `drive` print one JSON object like every verb; `poll`, `peek`, `ls` and `watch` print the seed's lines
+ * (one JSON object with `--json`), because a parent reads them as text.
+ */
+import { lazy } from "../base/lazy.ts";
+import { SpotError } from "../errors.ts";
+import type { SpotContext } from "../store/context.ts";
+import type { Invocation } from "./invoke.ts";
+import { writeOut } from "./output.ts";
+import { type CommandSpec, maybeText, type Options, type OptionSpec, text } from "./spec.ts";
+
+type Agents = typeof import("../agents/mod.ts");
+const agents = () => lazy<Agents>("../agents/mod.ts", import.meta.url);
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (Number.isFinite(n) && n > 0) return n;
+  throw new SpotError(
+    "CLI_USAGE",
+    `Cannot read "${value}" as an interval: expected a number of seconds above 0`,
+  );
+}
+
+const NAME = {
+  name: "name",
+  help: "the agent's name: letters, digits, _ and -, starting with a letter or digit",
+};
+const JSON_FLAG: OptionSpec = { flags: "--json", help: "one JSON object instead of the lines" };
+
+/** The seed's text lines, or with `--json` the verb's one JSON object. */
+function lines<T extends object>(
+  cli: Invocation,
+  name: string,
+  o: Options,
+  fn: (ctx: SpotContext) => Promise<T>,
+  render: (r: T) => string,
+): Promise<void> {
+  if (o.json === true) return cli.verb(name, o, fn);
+  return cli.text(name, o, async (ctx) => render(await fn(ctx)) + "\n");
+}
+
+const AGENT_COMMANDS: CommandSpec[] = [
+  {
+    name: "start",
+    help: "Start a named background agent and return at once",
+    args: [NAME],
+    options: [
+      { flags: "--task <file>", help: "task contract (JSON): the agent is a prepared and run contract run" },
+      {
+        flags: "--brief <fileOrText>",
+        help: "free-form brief (a file, or the text itself), run in a worktree of --cwd",
+      },
+      { flags: "--profile <name>", help: "worker profile" },
+      { flags: "--model <model>", help: "model override (for replay: the episode file)" },
+      { flags: "--cwd <dir>", help: "where the brief works (a git repository); relative paths resolve here" },
+      { flags: "--sandbox <mode>", help: "OS sandbox: auto, bwrap or none" },
+    ],
+    run: (o, cli) =>
+      cli.verb("agent start", o, async (ctx) =>
+        (await agents()).startAgent(ctx, text(o, "name"), {
+          task: maybeText(o, "task"),
+          brief: maybeText(o, "brief"),
+          profile: maybeText(o, "profile"),
+          model: maybeText(o, "model"),
+          cwd: maybeText(o, "cwd"),
+          sandbox: maybeText(o, "sandbox"),
+        })),
+  },
+  {
+    name: "poll",
+    help: "One status line for an agent; a settled agent's line never changes",
+    args: [NAME],
+    options: [{ ...JSON_FLAG, help: "one JSON object instead of the line" }],
+    run: (o, cli) =>
+      lines(
+        cli,
+        "agent poll",
+        o,
+        async (ctx) => (await agents()).pollAgent(ctx, text(o, "name")),
+        (r) => r.line,
+      ),
+  },
+  {
+    name: "peek",
+    help: "Four lines on what an agent is doing: run, tools, tokens, last text",
+    args: [NAME],
+    options: [JSON_FLAG],
+    run: (o, cli) =>
+      lines(
+        cli,
+        "agent peek",
+        o,
+        async (ctx) => (await agents()).peekAgent(ctx, text(o, "name")),
+        (r) => r.lines.join("\n"),
+      ),
+  },
+  {
+    name: "ls",
+    help: "Every agent with its poll line (names whose run is gone are pruned)",
+    options: [JSON_FLAG],
+    run: (o, cli) =>
+      lines(
+        cli,
+        "agent ls",
+        o,
+        async (ctx) => (await agents()).listAgents(ctx),
+        (r) => r.agents.length === 0 ? "no agents" : r.agents.map((a) => `${a.name} ${a.line}`).join("\n"),
+      ),
+  },
+  {
+    name: "watch",
+    help: "Poll the named agents, print each line that changes, return when none runs",
+    args: [{
+      name: "names",
+      help: "the agents to watch (only these: a wall aborts only their siblings here)",
+      variadic: true,
+    }],
+    options: [{
+      flags: "--interval <seconds>",
+      help: "seconds between sweeps (default agents.watchIntervalSeconds)",
+      parse: seconds,
+    }],
+    run: (o, cli) =>
+      cli.text("agent watch", o, async (ctx) => {
+        const print = (t: string) => writeOut(t + "\n");
+        const intervalSeconds = o.interval as number | undefined;
+        await (await agents()).watchAgents(ctx, o.names as string[], { intervalSeconds, print });
+        return "";
+      }),
+  },
+  {
+    name: "stop",
+    help: "Stop an agent's processes and unregister its name (harmless to repeat)",
+    args: [NAME],
+    run: (o, cli) =>
+      cli.verb("agent stop", o, async (ctx) => (await agents()).stopNamedAgent(ctx, text(o, "name"))),
+  },
+  {
+    name: "drive",
+    hidden: true,
+    help: "Run an agent's turn (started by agent start)",
+    args: [NAME],
+    run: (o, cli) =>
+      cli.verb(
+        "agent drive",
+        o,
+        async (ctx) => (await agents()).driveAgent(ctx, text(o, "name")),
+        { interruptible: true },
+      ),
+  },
+];
+
+export const AGENT_COMMAND: CommandSpec = {
+  name: "agent",
+  help: "Named background agents: start, poll, peek, ls, watch, stop",
+  commands: AGENT_COMMANDS,
+};
