@@ -21,8 +21,10 @@ import {
 const LOCKED_A = "echo locked a\n";
 const LOCKED_B = "echo locked b\n";
 
-function attacks(c: string, repo: string, home: string, dir: string): string {
+function attacks(c: string, repo: string, home: string, dir: string, cache: string): string {
   return [
+    // spot's own caches: a forged validated config or sandbox verdict would be read by the next verb.
+    `mkdir -p ${cache}/config ${cache}/sandbox-probe; echo ${c} > ${cache}/config/fs11-${c}.json; echo ${c} > ${cache}/sandbox-probe/fs11-${c}.json`,
     `echo ${c} > ../fs01-${c}`,
     `echo ${c} > ../../fs01b-${c}`,
     `echo ${c} >> ${home}/.bashrc`,
@@ -62,7 +64,9 @@ for (const backend of BACKENDS) {
         await Deno.writeTextFile(join(l.dir, "outside.txt"), "outside original\n");
         const configBefore = await Deno.readTextFile(join(l.repo, ".git", "config"));
         const modeBefore = (await Deno.stat(join(l.repo, "tests", "locked_a.sh"))).mode;
-        const ep = await episode(l, backend, [shStep(attacks(c, l.repo, l.home, l.dir))], {
+        const ep = await episode(l, backend, [
+          shStep(attacks(c, l.repo, l.home, l.dir, l.env.env.PI_WORKER_CACHE_DIR)),
+        ], {
           lockedPaths: ["tests/locked_a.sh", "checks/locked_b.sh"],
         });
         const repoGit = join(await Deno.realPath(l.repo), ".git");
@@ -84,6 +88,15 @@ for (const backend of BACKENDS) {
             "../fs01",
           );
         });
+        await t.step(
+          "FS-11: spot's caches (the validated config, the sandbox verdict) cannot be written",
+          () => {
+            const cache = l.env.env.PI_WORKER_CACHE_DIR;
+            const landed = exists(join(cache, "config", `fs11-${c}.json`)) ||
+              exists(join(cache, "sandbox-probe", `fs11-${c}.json`));
+            expectEscape(backend, landed, "cache write");
+          },
+        );
         await t.step("FS-02: absolute writes to the user's HOME, /tmp and other dirs do not land", () => {
           const landed = readOr(join(l.home, ".bashrc")).includes(c) || exists(`/tmp/spot-fs02-${c}`) ||
             exists(join(l.dir, `fs02-${c}`));
