@@ -7,6 +7,7 @@
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
+import { settingFlags } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 
 const EDIT_TOOLS = "Read,Write,Grep,Glob,Edit,MultiEdit";
@@ -26,6 +27,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       ...["-p", "--output-format", "stream-json", "--yolo"],
       ...["--allowed-tools", spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS],
       ...(ACCOUNT_DEFAULT.has(model) ? [] : ["--model", model]),
+      ...settingFlags("qoder", spec.profile),
       // The prompt marker goes last: the CLI reads the prompt from stdin.
       "-",
     ],

@@ -48,6 +48,11 @@ export interface AdapterProfile {
   maxRetries?: number;
   /** The CLI's own per-request timeout; unset keeps the CLI's default. */
   requestTimeoutSeconds?: number;
+  /** Passed the way adapters/settings.ts says; a profile whose CLI has no way is refused at config load. */
+  reasoningEffort?: string;
+  maxContextSize?: number;
+  /** The profile's `limits.maxTurns`. */
+  maxTurns?: number;
 }
 
 export type ProviderType = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-gemini";

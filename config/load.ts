@@ -1,5 +1,6 @@
 /** Loads the user's config (JSONC allowed), creating it with defaults on first use. */
 import { dirname } from "node:path";
+import { settingProblems } from "../adapters/settings.ts";
 import { SpotError } from "../errors.ts";
 import { Config, Profile } from "../schemas/config.ts";
 import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
@@ -10,10 +11,16 @@ import { writeTextAtomic } from "../store/files.ts";
 /** The schema's own default, which may name a shipped profile a user's file does not list. */
 const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
 
-/** Names that point at profiles must point at real ones; replay always exists. */
+/**
+ * Names that point at profiles must point at real ones (replay always exists), and every setting a
+ * profile gives its worker must have a way to reach that CLI (adapters/settings.ts).
+ */
 const WithReferences = Config.superRefine((config, ctx) => {
   const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);
   for (const [name, profile] of Object.entries(config.profiles)) {
+    for (const problem of settingProblems(profile)) {
+      ctx.addIssue({ code: "custom", path: ["profiles", name, ...problem.path], message: problem.message });
+    }
     profile.fallbackProfiles.forEach((target, i) => {
       if (known(target)) return;
       ctx.addIssue({
