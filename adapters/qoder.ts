@@ -8,7 +8,15 @@
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import { settingFlags } from "./settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import type {
+  DetectInfo,
+  LaunchPlan,
+  LaunchSpec,
+  ParseState,
+  WorkerAdapter,
+  WorkerExit,
+  WorkerOutcome,
+} from "./types.ts";
 
 const EDIT_TOOLS = "Read,Write,Grep,Glob,Edit,MultiEdit";
 const READ_TOOLS = "Read,Grep,Glob";
@@ -37,8 +45,29 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
+/** qodercli 1.1.52 logs in through Qoder's service before any model call; unreachable, it dies with this. */
+const NETWORK_ERROR = /NetworkAttemptError: [^\n]*/;
+
+/** A login that cannot reach Qoder's service is a setup problem, not a crash worth retrying. */
+function finish(exit: WorkerExit, state: ParseState): WorkerOutcome {
+  const outcome = finishClaude(exit, state);
+  const network = outcome.ok || state.finished ? null : NETWORK_ERROR.exec(exit.stderrTail);
+  if (!network) return outcome;
+  return {
+    ...outcome,
+    failure: {
+      code: "config",
+      class: "blocking",
+      message: `Qoder could not reach its own service to log in (${network[0]}): ` +
+        "its hosts must be reachable (egress allowlist), and only Qoder's service can run its models",
+    },
+  };
+}
+
 export const QODER_DETECT: DetectInfo = {
   versionArgs: ["--version"],
+  // The international build from npm is qodercli; the CN build installs as qoderclicn.
+  alsoNamed: ["qoderclicn"],
   candidateDirs: [".qoder/bin", ".local/bin"],
 };
 
@@ -49,6 +78,7 @@ export const qoderAdapter: WorkerAdapter = {
   selfReviewReadOnly: "nobody",
   detect: QODER_DETECT,
   plan,
-  parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),
-  finish: finishClaude,
+  parseLine: (line: string, state: ParseState) =>
+    parseClaudeLine(line, state, { inputIncludesCache: false, credits: true }),
+  finish,
 };

@@ -138,6 +138,8 @@ export interface DetectInfo {
   /** Arguments that list models, for CLIs that can. */
   modelListArgs?: string[];
   parseModelList?(stdout: string): string[];
+  /** Other names the CLI installs under, tried after `defaultBinary` (Qoder's CN build is `qoderclicn`). */
+  alsoNamed?: string[];
   /** Places to look besides PATH, relative to HOME (e.g. ".opencode/bin"). */
   candidateDirs?: string[];
   /** Oldest version spot is known to work with. */
