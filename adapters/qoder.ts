@@ -2,8 +2,10 @@
  * Qoder CLI (`qodercli -p --output-format stream-json`; the CN build is
  * `qoderclicn`). Without `-p` it opens its TUI and hangs, so print mode is
  * always on. It logs in with a personal access token from the environment,
- * reports token counts as 0 and bills in credits. Built from the seed's argv
- * and Qoder's Claude-shaped print mode; not installable here.
+ * reports token counts as 0 and bills in credits (`total_credits`). The flags
+ * are checked against qodercli 1.1.52 from npm, which runs models only through
+ * Qoder's own service, so no local run gets past its login wall
+ * (docs/worker-adapters.md#qoder).
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
