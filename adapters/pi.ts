@@ -49,11 +49,17 @@ function settings(spec: LaunchSpec): string {
 function models(spec: LaunchSpec, baseUrl: string): string {
   const { provider, model, apiKeyEnv } = spec.profile;
   const contextWindow = configSetting("pi", spec.profile, "maxContextSize");
+  // pi sends a thinking level only to a model it knows can reason; a profile that asks for an effort says so.
+  const reasoning = spec.profile.reasoningEffort !== undefined;
   const declared = {
     baseUrl,
     api: PI_API[spec.profile.providerType ?? "openai-completions"],
     apiKey: apiKeyEnv ?? NO_KEY_PLACEHOLDER,
-    models: [{ id: model, ...(contextWindow !== undefined ? { contextWindow } : {}) }],
+    models: [{
+      id: model,
+      ...(reasoning ? { reasoning } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+    }],
   };
   return JSON.stringify({ providers: { [provider]: declared } }, null, 2);
 }

@@ -141,6 +141,11 @@ Deno.test("config routes: each CLI's own file carries the setting spot writes it
   }
   const pi = plan("pi", { reasoningEffort: "minimal", maxContextSize: 400_000, thinking: "high" });
   ok(pi.argv.join(" ").includes("--thinking minimal"), "reasoningEffort wins over pi's own thinking");
-  equal(json(pi, "models.json").providers.acme.models[0].contextWindow, 400_000);
+  deepStrictEqual(json(pi, "models.json").providers.acme.models[0], {
+    id: "acme-coder",
+    reasoning: true,
+    contextWindow: 400_000,
+  });
+  deepStrictEqual(json(plan("pi"), "models.json").providers.acme.models[0], { id: "acme-coder" });
   ok(plan("pi").argv.join(" ").includes("--thinking high"), "pi's default");
 });

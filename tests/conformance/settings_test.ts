@@ -1,7 +1,8 @@
 /**
- * Profile settings reach the provider: real CLIs run through spot with reasoningEffort set (and the other
- * settings their row of adapters/settings.ts takes), and the scripted server's recorded request bodies show
- * the effort each CLI sent. Without the setting these CLIs send no effort, or another one.
+ * Profile settings reach the provider: real CLIs (codex, claude, qwen, opencode, pi) run through spot with
+ * reasoningEffort set (and the other settings their row of adapters/settings.ts takes), and the scripted
+ * server's recorded request bodies show the effort each CLI sent. Without the setting these CLIs send no
+ * effort, or another one.
  */
 import assert from "node:assert/strict";
 import type { RecordedRequest } from "../model_server/server.ts";
@@ -75,5 +76,21 @@ settingsTest(
     boundSeconds: { default: 90 },
     profile: { reasoningEffort: "high", limits: { maxTurns: 5 } },
   },
+  everyRequest((b) => field(b, "reasoning_effort"), "high"),
+);
+
+settingsTest(
+  "pi: reasoningEffort becomes --thinking on a model spot declares able to reason, and each request carries it",
+  {
+    cli: "pi",
+    model: "scripted-model",
+    providerType: "openai-completions",
+    baseUrl: (root) => `${root}/v1`,
+    idleSeconds: 8,
+    maxRetries: 1,
+    boundSeconds: { default: 40 },
+    profile: { reasoningEffort: "high", maxContextSize: 200_000 },
+  },
+  // Without `reasoning: true` in the models.json spot writes, pi drops the level and sends no effort.
   everyRequest((b) => field(b, "reasoning_effort"), "high"),
 );
