@@ -5,6 +5,7 @@
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
+import { settingEnv, settingFlags } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 
 /** Claude retries 10 times over about 3 minutes by default; spot retries transient failures itself. */
@@ -27,6 +28,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       DISABLE_AUTOUPDATER: "1",
       DISABLE_TELEMETRY: "1",
       DISABLE_ERROR_REPORTING: "1",
+      ...settingEnv("claude", spec.profile),
     },
     spec,
     ["ANTHROPIC_API_KEY"],
@@ -39,6 +41,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       ...["--permission-mode", readOnly ? "default" : "acceptEdits"],
       ...["--allowedTools", readOnly ? READ_TOOLS : EDIT_TOOLS, "--disallowedTools", DENIED_TOOLS],
       "--no-session-persistence",
+      ...settingFlags("claude", spec.profile),
     ],
     env,
     files: [tmpDirFile(spec)],

@@ -6,6 +6,7 @@
 import { join } from "../base/path.ts";
 import { finishCodex, parseCodexLine } from "./streams/codex.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
+import { configSetting } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 /** codex's own defaults are 4 request and 5 stream retries; spot retries transient failures itself too. */
@@ -28,13 +29,17 @@ export function codexConfig(spec: LaunchSpec): string {
   const { provider, model, apiKeyEnv, baseUrl, thinking } = spec.profile;
   const retries = spec.profile.maxRetries ?? DEFAULT_RETRIES;
   const idle = seconds(spec.profile.requestTimeoutSeconds);
+  const effort = configSetting("codex", spec.profile, "reasoningEffort") ??
+    (thinking && EFFORTS.has(thinking) ? thinking : undefined);
+  const window = configSetting("codex", spec.profile, "maxContextSize");
   const lines = [
     `model = ${q(model)}`,
     `model_provider = ${q(baseUrl ? provider : "openai")}`,
     `approval_policy = "never"`,
     `sandbox_mode = ${q(sandboxMode(spec))}`,
     `check_for_update_on_startup = false`,
-    ...(thinking && EFFORTS.has(thinking) ? [`model_reasoning_effort = ${q(thinking)}`] : []),
+    ...(effort ? [`model_reasoning_effort = ${q(effort)}`] : []),
+    ...(window ? [`model_context_window = ${window}`] : []),
     "",
     "[analytics]",
     "enabled = false",

@@ -1,7 +1,9 @@
 /**
- * kimi, qoder, trae, codebuddy and zcode do not install here, so their
- * fixtures (tests/fixtures/<cli>/) are written in the shapes their headless
- * modes document, not recorded. These tests pin what the parsers and finish
+ * kimi, trae, codebuddy and zcode do not install here, and qodercli installs
+ * but runs only against Qoder's own service, so these fixtures
+ * (tests/fixtures/<cli>/) are written in the shapes their headless modes
+ * document, not recorded (qoder's real login-wall streams are in
+ * tests/fixtures/streams/). These tests pin what the parsers and finish
  * rules make of those shapes, and what the plans launch.
  */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
@@ -68,6 +70,10 @@ Deno.test("qoder: a Claude-shaped success, a login wall as auth, and a TUI as tu
   const success = await replay("qoder", "success.jsonl");
   equal(code(success), "ok");
   deepStrictEqual(success.outcome.usage, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  // Zero tokens, but the result's total_credits is the run's cost: it travels as the usage record's credits.
+  deepStrictEqual(success.events.filter((e) => e.type === "worker_usage"), [
+    { type: "worker_usage", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, credits: 0.4 },
+  ]);
   equal(code(await replay("qoder", "not-logged-in.jsonl", 0)), "auth");
   const tui = await replay("qoder", "tui.jsonl", 0, false);
   equal(code(tui), "tui_fallback");

@@ -7,6 +7,7 @@
 import { join } from "../base/path.ts";
 import { finishGemini, parseGeminiLine } from "./streams/gemini.ts";
 import { homeEnv, promptText, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
+import { configSetting } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 /** gemini retries a rate limit with growing gaps for minutes; spot retries transient failures itself. */
@@ -16,8 +17,10 @@ const MAX_ATTEMPTS = 10;
 
 function settings(spec: LaunchSpec): string {
   const attempts = Math.min(MAX_ATTEMPTS, (spec.profile.maxRetries ?? DEFAULT_RETRIES) + 1);
+  const turns = configSetting("gemini", spec.profile, "maxTurns");
   return JSON.stringify(
     {
+      ...(turns !== undefined ? { model: { maxSessionTurns: turns } } : {}),
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: attempts },

@@ -8,6 +8,7 @@
 import { join } from "../base/path.ts";
 import { finishKimi, parseKimiLine } from "./streams/kimi.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
+import { configSetting } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** Kimi's provider types for each wire protocol; the Kimi API itself is OpenAI-shaped. */
@@ -17,12 +18,14 @@ const KIMI_TYPE: Record<ProviderType, string> = {
   "anthropic-messages": "anthropic",
   "google-gemini": "gemini",
 };
-/** Kimi K2's window; a profile's maxContextSize is not part of the adapter seam yet. */
-const CONTEXT = 262_144;
+/** Kimi K2's window, the model entry's required size when the profile sets no maxContextSize. */
+const DEFAULT_CONTEXT = 262_144;
 const q = (value: string) => JSON.stringify(value);
 
 function config(spec: LaunchSpec): string {
   const { provider, model, baseUrl, providerType } = spec.profile;
+  const context = configSetting("kimi", spec.profile, "maxContextSize") ?? DEFAULT_CONTEXT;
+  const steps = configSetting("kimi", spec.profile, "maxTurns");
   const type = provider.startsWith("kimi") || provider === "moonshot"
     ? "kimi"
     : KIMI_TYPE[providerType ?? "openai-completions"];
@@ -32,12 +35,13 @@ function config(spec: LaunchSpec): string {
     `[models.${q(model)}]`,
     `provider = ${q(provider)}`,
     `model = ${q(model)}`,
-    `max_context_size = ${CONTEXT}`,
+    `max_context_size = ${context}`,
     "",
     `[providers.${q(provider)}]`,
     `type = ${q(type)}`,
     ...(baseUrl ? [`base_url = ${q(baseUrl)}`] : []),
     `api_key = ""`,
+    ...(steps !== undefined ? ["", "[loop_control]", `max_steps_per_turn = ${steps}`] : []),
   ].join("\n") + "\n";
 }
 

@@ -1,6 +1,7 @@
 /** The opencode.json (and kilo.json) spot writes for a run: one provider, fixed permissions, no sharing. */
 import type { LaunchSpec, ProviderType } from "./types.ts";
 import { seconds } from "./plan_util.ts";
+import { configSetting } from "./settings.ts";
 
 /** The AI SDK package each wire protocol needs; all of them ship inside the binary. */
 const SDK: Record<ProviderType, string> = {
@@ -26,10 +27,15 @@ export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<stri
     ...(timeout ? { headerTimeout: timeout, chunkTimeout: timeout } : {}),
   };
   const declared: Record<string, unknown> = { options };
+  // opencode and kilo share one row of adapters/settings.ts.
+  const effort = configSetting("opencode", spec.profile, "reasoningEffort");
+  const steps = configSetting("opencode", spec.profile, "maxTurns");
   if (baseUrl) {
     declared.npm = SDK[providerType ?? "openai-completions"];
     declared.name = provider;
-    declared.models = { [model]: { name: model } };
+    declared.models = {
+      [model]: { name: model, ...(effort ? { options: { reasoningEffort: effort } } : {}) },
+    };
   }
   return {
     $schema: schemaUrl,
@@ -41,6 +47,8 @@ export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<stri
     small_model: `${provider}/${model}`,
     enabled_providers: [provider],
     permission: permission(spec),
+    // `opencode run` drives the build agent; its steps cap the agentic iterations.
+    ...(steps !== undefined ? { agent: { build: { steps } } } : {}),
     provider: { [provider]: declared },
   };
 }

@@ -5,6 +5,7 @@
  */
 import { join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
+import { configSetting, settingFlags } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** pi's default reasoning effort is low; coding tasks benefit from more. */
@@ -47,11 +48,18 @@ function settings(spec: LaunchSpec): string {
 /** Declares the profile's provider at its base URL; `apiKey` names the env var, pi resolves it. */
 function models(spec: LaunchSpec, baseUrl: string): string {
   const { provider, model, apiKeyEnv } = spec.profile;
+  const contextWindow = configSetting("pi", spec.profile, "maxContextSize");
+  // pi sends a thinking level only to a model it knows can reason; a profile that asks for an effort says so.
+  const reasoning = spec.profile.reasoningEffort !== undefined;
   const declared = {
     baseUrl,
     api: PI_API[spec.profile.providerType ?? "openai-completions"],
     apiKey: apiKeyEnv ?? NO_KEY_PLACEHOLDER,
-    models: [{ id: model }],
+    models: [{
+      id: model,
+      ...(reasoning ? { reasoning } : {}),
+      ...(contextWindow !== undefined ? { contextWindow } : {}),
+    }],
   };
   return JSON.stringify({ providers: { [provider]: declared } }, null, 2);
 }
@@ -59,11 +67,13 @@ function models(spec: LaunchSpec, baseUrl: string): string {
 function plan(spec: LaunchSpec): LaunchPlan {
   const { profile, homeDir } = spec;
   const tools = spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS;
+  // reasoningEffort is --thinking (adapters/settings.ts); the pi-only `thinking` and the default fill in.
+  const effort = settingFlags("pi", { reasoningEffort: profile.reasoningEffort });
   const argv = [
     spec.binary,
     ...["-p", "--mode", "json"],
     ...["--provider", profile.provider, "--model", profile.model],
-    ...["--thinking", profile.thinking ?? DEFAULT_THINKING],
+    ...(effort.length > 0 ? effort : ["--thinking", profile.thinking ?? DEFAULT_THINKING]),
     ...["--session-dir", join(spec.runDir, "pi-session")],
     ...["--tools", tools],
     ...["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files"],

@@ -2,12 +2,23 @@
  * Qoder CLI (`qodercli -p --output-format stream-json`; the CN build is
  * `qoderclicn`). Without `-p` it opens its TUI and hangs, so print mode is
  * always on. It logs in with a personal access token from the environment,
- * reports token counts as 0 and bills in credits. Built from the seed's argv
- * and Qoder's Claude-shaped print mode; not installable here.
+ * reports token counts as 0 and bills in credits (`total_credits`). The flags
+ * are checked against qodercli 1.1.52 from npm, which runs models only through
+ * Qoder's own service, so no local run gets past its login wall
+ * (docs/worker-adapters.md#qoder).
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import { settingFlags } from "./settings.ts";
+import type {
+  DetectInfo,
+  LaunchPlan,
+  LaunchSpec,
+  ParseState,
+  WorkerAdapter,
+  WorkerExit,
+  WorkerOutcome,
+} from "./types.ts";
 
 const EDIT_TOOLS = "Read,Write,Grep,Glob,Edit,MultiEdit";
 const READ_TOOLS = "Read,Grep,Glob";
@@ -26,6 +37,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       ...["-p", "--output-format", "stream-json", "--yolo"],
       ...["--allowed-tools", spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS],
       ...(ACCOUNT_DEFAULT.has(model) ? [] : ["--model", model]),
+      ...settingFlags("qoder", spec.profile),
       // The prompt marker goes last: the CLI reads the prompt from stdin.
       "-",
     ],
@@ -35,8 +47,29 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
+/** qodercli 1.1.52 logs in through Qoder's service before any model call; unreachable, it dies with this. */
+const NETWORK_ERROR = /NetworkAttemptError: [^\n]*/;
+
+/** A login that cannot reach Qoder's service is a setup problem, not a crash worth retrying. */
+function finish(exit: WorkerExit, state: ParseState): WorkerOutcome {
+  const outcome = finishClaude(exit, state);
+  const network = outcome.ok || state.finished ? null : NETWORK_ERROR.exec(exit.stderrTail);
+  if (!network) return outcome;
+  return {
+    ...outcome,
+    failure: {
+      code: "config",
+      class: "blocking",
+      message: `Qoder could not reach its own service to log in (${network[0]}): ` +
+        "its hosts must be reachable (egress allowlist), and only Qoder's service can run its models",
+    },
+  };
+}
+
 export const QODER_DETECT: DetectInfo = {
   versionArgs: ["--version"],
+  // The international build from npm is qodercli; the CN build installs as qoderclicn.
+  alsoNamed: ["qoderclicn"],
   candidateDirs: [".qoder/bin", ".local/bin"],
 };
 
@@ -47,6 +80,7 @@ export const qoderAdapter: WorkerAdapter = {
   selfReviewReadOnly: "nobody",
   detect: QODER_DETECT,
   plan,
-  parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),
-  finish: finishClaude,
+  parseLine: (line: string, state: ParseState) =>
+    parseClaudeLine(line, state, { inputIncludesCache: false, credits: true }),
+  finish,
 };

@@ -6,6 +6,7 @@
 import { join } from "../base/path.ts";
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, promptText, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
+import { configSetting, settingFlags } from "./settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 
 const DEFAULT_RETRIES = 1;
@@ -13,6 +14,8 @@ const API_ERROR = /^\s*\[API Error:/;
 
 function settings(spec: LaunchSpec): string {
   const timeout = seconds(spec.profile.requestTimeoutSeconds);
+  const effort = configSetting("qwen", spec.profile, "reasoningEffort");
+  const window = configSetting("qwen", spec.profile, "maxContextSize");
   return JSON.stringify(
     {
       security: { auth: { selectedType: "openai" } },
@@ -21,6 +24,8 @@ function settings(spec: LaunchSpec): string {
         generationConfig: {
           maxRetries: spec.profile.maxRetries ?? DEFAULT_RETRIES,
           ...(timeout ? { timeout } : {}),
+          ...(effort ? { reasoning: { effort } } : {}),
+          ...(window ? { contextWindowSize: window } : {}),
         },
       },
       privacy: { usageStatisticsEnabled: false },
@@ -50,6 +55,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       ...["-p", promptText(spec), "--output-format", "stream-json", "--auth-type", "openai", "-m", model],
       ...["--approval-mode", readOnly ? "default" : "yolo"],
       ...["--exclude-tools", "run_shell_command,web_fetch,agent", "--chat-recording", "false"],
+      ...settingFlags("qwen", spec.profile),
     ],
     env,
     files: [

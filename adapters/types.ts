@@ -48,6 +48,11 @@ export interface AdapterProfile {
   maxRetries?: number;
   /** The CLI's own per-request timeout; unset keeps the CLI's default. */
   requestTimeoutSeconds?: number;
+  /** Passed the way adapters/settings.ts says; a profile whose CLI has no way is refused at config load. */
+  reasoningEffort?: string;
+  maxContextSize?: number;
+  /** The profile's `limits.maxTurns`. */
+  maxTurns?: number;
 }
 
 export type ProviderType = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-gemini";
@@ -133,6 +138,8 @@ export interface DetectInfo {
   /** Arguments that list models, for CLIs that can. */
   modelListArgs?: string[];
   parseModelList?(stdout: string): string[];
+  /** Other names the CLI installs under, tried after `defaultBinary` (Qoder's CN build is `qoderclicn`). */
+  alsoNamed?: string[];
   /** Places to look besides PATH, relative to HOME (e.g. ".opencode/bin"). */
   candidateDirs?: string[];
   /** Oldest version spot is known to work with. */

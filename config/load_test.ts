@@ -95,3 +95,38 @@ Deno.test("parseConfig() refuses a defaultProfile the user named but did not def
     /defaultProfile: no profile named "ghost"/,
   );
 });
+
+Deno.test("parseConfig() refuses, with its line:col, a profile setting its worker CLI has no way to take", () => {
+  const text = `{
+  "profiles": {
+    "t": { "adapter": "trae", "provider": "trae", "model": "m", "reasoningEffort": "high" },
+    "c": { "adapter": "codex", "provider": "openai", "model": "m", "limits": { "maxTurns": 9 } },
+    "k": { "adapter": "claude", "provider": "anthropic", "model": "m", "reasoningEffort": "minimal" }
+  }
+}`;
+  const message = issues(text);
+  assert.match(
+    message,
+    /\/c\.json:3:\d+ profiles\.t\.reasoningEffort: the trae adapter cannot pass reasoningEffort to its CLI: traecli has no/,
+  );
+  assert.match(
+    message,
+    /\/c\.json:4:\d+ profiles\.c\.limits\.maxTurns: the codex adapter cannot pass maxTurns/,
+  );
+  assert.match(message, /\/c\.json:5:\d+ profiles\.k\.reasoningEffort: .*"minimal" is not one of low medium/);
+});
+
+Deno.test("parseConfig() accepts the same settings where the CLI takes them, and qoder's legacy piMaxTurns", () => {
+  const config = parseConfig(
+    "/c.json",
+    `{
+  "limits": { "piMaxTurns": 25 },
+  "profiles": {
+    "q": { "adapter": "qoder", "provider": "qoder", "model": "free", "reasoningEffort": "high", "maxContextSize": 200000 },
+    "k": { "adapter": "claude", "provider": "anthropic", "model": "m", "reasoningEffort": "max", "limits": { "maxTurns": 9 } }
+  }
+}`,
+  );
+  assert.equal(config.profiles.q.limits?.maxTurns, 25);
+  assert.equal(config.profiles.k.reasoningEffort, "max");
+});

@@ -3,6 +3,7 @@
  * names that point at profiles checked. The heavy half of loading (zod, jsonc-parser): config/load.ts asks
  * its cache first and imports this only on a miss.
  */
+import { settingProblems } from "../adapters/settings.ts";
 import { SpotError } from "../errors.ts";
 import { Config, Profile } from "../schemas/config.ts";
 import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
@@ -13,10 +14,16 @@ import type { LoadedConfig } from "./loaded.ts";
 /** The schema's own default, which may name a shipped profile a user's file does not list. */
 const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
 
-/** Names that point at profiles must point at real ones; replay always exists. */
+/**
+ * Names that point at profiles must point at real ones (replay always exists), and every setting a
+ * profile gives its worker must have a way to reach that CLI (adapters/settings.ts).
+ */
 const WithReferences = Config.superRefine((config, ctx) => {
   const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);
   for (const [name, profile] of Object.entries(config.profiles)) {
+    for (const problem of settingProblems(profile)) {
+      ctx.addIssue({ code: "custom", path: ["profiles", name, ...problem.path], message: problem.message });
+    }
     profile.fallbackProfiles.forEach((target, i) => {
       if (known(target)) return;
       ctx.addIssue({

@@ -25,13 +25,20 @@ export function locateBinary(
   const override = options.profileBinary ?? (options.env(binaryEnvName(adapterName)) || undefined);
   const path = options.env("PATH") ?? "";
   if (override) return { binary: which(override, path), foundVia: "override", wanted: override };
-  const onPath = which(adapter.defaultBinary, path);
-  if (onPath) return { binary: onPath, foundVia: "path", wanted: adapter.defaultBinary };
+  const names = [adapter.defaultBinary, ...(adapter.detect?.alsoNamed ?? [])];
+  const wanted = names.join(" or ");
+  // Every name on PATH first: a CLI the user put on PATH wins over one in an install directory.
+  for (const name of names) {
+    const onPath = which(name, path);
+    if (onPath) return { binary: onPath, foundVia: "path", wanted };
+  }
   const home = options.env("HOME");
   for (const dir of adapter.detect?.candidateDirs ?? []) {
     if (!home && !dir.startsWith("/")) continue;
-    const candidate = which(join(dir.startsWith("/") ? dir : join(home!, dir), adapter.defaultBinary), "");
-    if (candidate) return { binary: candidate, foundVia: "candidate-dir", wanted: adapter.defaultBinary };
+    for (const name of names) {
+      const candidate = which(join(dir.startsWith("/") ? dir : join(home!, dir), name), "");
+      if (candidate) return { binary: candidate, foundVia: "candidate-dir", wanted };
+    }
   }
-  return { binary: null, foundVia: null, wanted: adapter.defaultBinary };
+  return { binary: null, foundVia: null, wanted };
 }

@@ -13,7 +13,8 @@ export const HostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, "host:port"
 export const ProfileLimits = z.object({
   workerTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   workerIdleSeconds: z.number().int().min(1).max(86_400).optional(),
-  maxTurns: z.number().int().min(1).max(1000).optional(),
+  maxTurns: z.number().int().min(1).max(1000).optional()
+    .describe("The CLI's own turn cap, for CLIs that take one (refused at load for the others)"),
 }).strict();
 
 /** What a worker's tokens cost, in USD per million, for CLIs that report tokens but no cost. */
@@ -45,10 +46,14 @@ export const Profile = z.object({
   providerType: z.enum(["openai-completions", "openai-responses", "anthropic-messages", "google-gemini"])
     .optional(),
   baseUrl: z.string().url().optional(),
-  maxContextSize: z.number().int().positive().optional(),
+  maxContextSize: z.number().int().positive().optional()
+    .describe(
+      "The context window the CLI works with, for CLIs that take one (refused at load for the others)",
+    ),
   thinking: z.string().optional(),
   pricing: ModelPricing.optional(),
-  reasoningEffort: z.enum(["minimal", "low", "medium", "high", "xhigh", "max"]).optional(),
+  reasoningEffort: z.enum(["minimal", "low", "medium", "high", "xhigh", "max"]).optional()
+    .describe("Passed to CLIs that take it, in the values each accepts (refused at load otherwise)"),
   limits: ProfileLimits.optional(),
   maxRetries: z.number().int().min(0).max(10).optional()
     .describe(

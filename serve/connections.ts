@@ -8,7 +8,7 @@ import type { EnvReader } from "../store/paths.ts";
 import { stripTerminal } from "../store/worker_log.ts";
 import type { Config } from "../schemas/config.ts";
 import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
-import { which } from "../sandbox/which.ts";
+import { locateBinary } from "../registry/locate.ts";
 
 /** A CLI that cannot print its version in this long is reported without one. */
 export const VERSION_TIMEOUT_MS = 5_000;
@@ -70,10 +70,9 @@ function firstLine(text: string): string | null {
 async function adapterStatus(name: string, input: ProbeInput, run: VersionRunner): Promise<AdapterStatus> {
   const adapter = getAdapter(name);
   if (!adapter) return { name, known: false, binary: null, installed: false, version: null };
-  const envName = `PI_WORKER_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_BIN`;
   const profileBinary = Object.values(input.config.profiles).find((p) => p.adapter === name && p.binary)
     ?.binary;
-  const binary = which(profileBinary ?? input.env(envName) ?? adapter.defaultBinary, input.env("PATH") ?? "");
+  const binary = locateBinary(name, adapter, { env: input.env, profileBinary }).binary;
   if (!binary) return { name, known: true, binary: null, installed: false, version: null };
   if (name === "replay") return { name, known: true, binary, installed: true, version: "built-in" };
   const r = await run([binary, ...(adapter.detect?.versionArgs ?? ["--version"])]);

@@ -41,7 +41,9 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
         event.output ? `: ${clip(event.output, 200)}` : ""
       }`;
     case "worker_usage":
-      return `${t} [${event.phase}] tokens in ${event.usage.input} (+${event.usage.cacheRead} cached) out ${event.usage.output}`;
+      return `${t} [${event.phase}] tokens in ${event.usage.input} (+${event.usage.cacheRead} cached) out ${event.usage.output}${
+        event.credits !== undefined ? `, ${event.credits} credits` : ""
+      }`;
     case "worker_retry":
       return `${t} [${event.phase}] retry ${event.attempt}: ${clip(event.message, 200)}`;
     case "worker_error":

@@ -33,7 +33,14 @@ export interface ReportResult {
   runId: string;
   status: string;
   parentSavings: ParentSavings;
-  worker: { usage: unknown; totalTokens: number; costUsd: number | null; costSource: string };
+  worker: {
+    usage: unknown;
+    totalTokens: number;
+    costUsd: number | null;
+    costSource: string;
+    /** What a credit-billed CLI (qoder) charged, in its own credits; null for the others. */
+    credits: number | null;
+  };
   cohort: Pick<Cohort, "sampleSize" | "medianSavingRatio" | "recommendation" | "reason">;
   metricsFile: string;
   reportFile: string;
@@ -148,7 +155,13 @@ export async function reportRun(
       runId,
       status: state.status,
       parentSavings: metrics.parentSavings,
-      worker: { usage: w.usage, totalTokens: w.totalTokens, costUsd: w.costUsd, costSource: w.costSource },
+      worker: {
+        usage: w.usage,
+        totalTokens: w.totalTokens,
+        costUsd: w.costUsd,
+        costSource: w.costSource,
+        credits: w.credits ?? null,
+      },
       cohort: {
         sampleSize: c.sampleSize,
         medianSavingRatio: c.medianSavingRatio,

@@ -18,6 +18,7 @@ import { type ExitMessage, failure, judgeTurn } from "./outcome.ts";
 import { type ProcessWatch, watchProcesses } from "./process_watch.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
+import { launchSettings } from "./settings.ts";
 import { unreachableMessage } from "../isolation/worker_network.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
@@ -115,6 +116,7 @@ async function planAttempt(
       failure("config", "blocking", unreachableMessage(state.profile, state.provider, sandbox.network)),
     );
   }
+  const settings = await launchSettings(join(runDir, "routing.json"), state.profile, profile);
   const plan = adapter.plan({
     runId: state.runId,
     phase,
@@ -128,6 +130,7 @@ async function planAttempt(
       adapter: state.adapter,
       provider: state.provider,
       model: state.model,
+      ...settings,
       ...sandbox.profile,
     },
     promptFile: prompt.file,

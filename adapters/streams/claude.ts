@@ -15,6 +15,20 @@ export interface ClaudeDialect {
   inputIncludesCache: boolean;
   /** Text a CLI puts in a "successful" result when the provider failed (qwen: `[API Error: 401 …]`). */
   errorText?: RegExp;
+  /** Qoder bills in credits: its result's `total_credits` is the run's cost in its own unit. */
+  credits?: boolean;
+}
+
+/** The result's credits as a usage record: Qoder reports zero tokens, so the credits are the only cost. */
+function withCredits(events: WorkerEvent[], credits: number): WorkerEvent[] {
+  if (!(credits > 0)) return events;
+  const usage = events.find((e) => e.type === "worker_usage");
+  if (usage) return events.map((e) => e === usage ? { ...usage, credits } : e);
+  return [...events, {
+    type: "worker_usage",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    credits,
+  }];
 }
 
 function assistant(message: Json, state: ParseState): WorkerEvent[] {
@@ -52,12 +66,15 @@ function result(event: Json, state: ParseState, dialect: ClaudeDialect): WorkerE
     ? Math.max(0, count(u.input_tokens) - cacheRead)
     : count(u.input_tokens);
   const cost = typeof event.total_cost_usd === "number" ? event.total_cost_usd : 0;
-  const events = spend(state, {
+  const spent = spend(state, {
     input,
     output: count(u.output_tokens),
     cacheRead,
     cacheWrite: count(u.cache_creation_input_tokens),
   }, cost);
+  const events = dialect.credits && typeof event.total_credits === "number"
+    ? withCredits(spent, event.total_credits)
+    : spent;
   const text = str(event.result) ?? "";
   const failed = event.is_error === true || (event.subtype !== undefined && event.subtype !== "success") ||
     (dialect.errorText?.test(text) ?? false);

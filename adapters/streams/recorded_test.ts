@@ -84,6 +84,9 @@ const EXPECTED: [string, string][] = [
   ["kilo-401", "auth"],
   ["kilo-404", "model_not_found"],
   ["kilo-429", "quota"],
+  // qodercli 1.1.52 from npm, which only talks to Qoder's own service: no login, and a token it cannot exchange.
+  ["qoder-nologin", "auth"],
+  ["qoder-patoffline", "config"],
 ];
 
 async function text(name: string): Promise<string> {

@@ -54,6 +54,8 @@ export interface CliCase {
   expect?: Partial<Record<Scenario, Expectation>>;
   maxRetries?: number;
   requestTimeoutSeconds?: number;
+  /** More profile fields (reasoningEffort, limits, ...), for tests of what reaches the provider. */
+  profile?: Record<string, unknown>;
 }
 
 const ALL: Scenario[] = ["success", "401", "429", "429rl", "404", "silent"];
@@ -136,6 +138,7 @@ async function scenarioRun(
         egress,
         ...(c.maxRetries !== undefined ? { maxRetries: c.maxRetries } : {}),
         ...(c.requestTimeoutSeconds !== undefined ? { requestTimeoutSeconds: c.requestTimeoutSeconds } : {}),
+        ...c.profile,
       },
     },
   });
@@ -238,6 +241,37 @@ export function conformanceSuite(c: CliCase): void {
       const server = startModelServer({ scenario: "success", file: FILE, content: CONTENT });
       try {
         await scenarioRun(c, found.binary, "success", server, "allowlist");
+      } finally {
+        await server.close();
+      }
+    },
+  });
+}
+
+/**
+ * One success run with the case's extra profile settings; `check` then reads the model requests the
+ * server recorded (their bodies), to show a setting reached the provider.
+ */
+export function settingsTest(
+  name: string,
+  c: CliCase,
+  check: (requests: ModelServer["requests"]) => void,
+): void {
+  const found = availability(c.cli);
+  if ("ignore" in found) {
+    Deno.test({ name: `${name} (ignored: ${found.reason})`, ignore: true, fn() {} });
+    return;
+  }
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      if ("fail" in found) throw new Error(found.fail);
+      const server = startModelServer({ scenario: "success", file: FILE, content: CONTENT });
+      try {
+        await scenarioRun(c, found.binary, "success", server);
+        check(server.requests.filter((r) => r.dialect !== null));
       } finally {
         await server.close();
       }

@@ -1,7 +1,7 @@
 /** `--timings`, and the start-up shortcuts that must not change what a verb does. */
 import assert from "node:assert/strict";
-import { spot, spotEnv } from "./helpers.ts";
-import { demoScenario, prepareScenario } from "./scenario.ts";
+import { spot, spotEnv } from "../tests/helpers.ts";
+import { demoScenario, prepareScenario } from "../tests/scenario.ts";
 
 Deno.test("--timings and SPOT_TIMINGS add the table on stderr and leave stdout one JSON object", async () => {
   const env = await spotEnv({ selfReview: { enabled: false } });
