@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   CANCELLED: 130,
 } as const;
 
+/** A stable error code; the README's table lists each with its exit code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** One problem in an input file, located for a human. */
@@ -78,27 +79,36 @@ export interface Issue {
   col?: number;
 }
 
+/** What a SpotError carries besides its code and message. */
 export interface SpotErrorOptions {
+  /** Data a program can act on (the file, the issues, a hint); printed as the CLI error's `details`. */
   details?: Record<string, unknown>;
+  /** The error behind this one. */
   cause?: unknown;
 }
 
 /** A failure with a stable code; `exitCode` follows from the code. */
 export class SpotError extends Error {
+  /** Always "SpotError". */
   override name = "SpotError";
+  /** The stable code (`CONTRACT_INVALID`, `LOCKED_PATH_CHANGED`, ...). */
   readonly code: ErrorCode;
+  /** Data a program can act on; see {@link SpotErrorOptions}. */
   readonly details: Record<string, unknown>;
 
+  /** A failure with a stable code and a message that says what went wrong and, where it can, the fix. */
   constructor(code: ErrorCode, message: string, options: SpotErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
   }
 
+  /** The CLI's exit code for this error's code. */
   get exitCode(): number {
     return ERROR_CODES[this.code];
   }
 
+  /** What the CLI prints as `error`. */
   toJSON(): { code: ErrorCode; message: string; details: Record<string, unknown> } {
     return { code: this.code, message: this.message, details: this.details };
   }

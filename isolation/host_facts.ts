@@ -17,8 +17,14 @@ import { denoDir } from "./step_runner.ts";
 /** bwrap parses a bounded argv; beyond this many locked files the hash gate alone guards the rest. */
 export const MAX_PROTECTED = 512;
 
-/** spot's own checkout: the replay worker and test fixtures run from it. */
-export const SPOT_ROOT = dirname(dirname(fromFileUrl(import.meta.url)));
+/**
+ * spot's own checkout: the step programs, the bridge and the replay worker run from it. Imported from a
+ * remote URL there is none on disk: importing still works (the checks, the types), and a verb that starts a
+ * sandboxed step fails on the step script's URL, which is not a file.
+ */
+export const SPOT_ROOT: string = import.meta.url.startsWith("file:")
+  ? dirname(dirname(fromFileUrl(import.meta.url)))
+  : `(spot loaded from ${new URL("..", import.meta.url).href}; steps need a local copy)`;
 
 /** What is true of this host for every step of a run. */
 export interface HostFacts {

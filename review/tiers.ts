@@ -12,6 +12,7 @@ import type { SelfReview } from "../schemas/self_review.ts";
 import { type Hunk, hunksAt, hunksCited } from "../verify/hunks.ts";
 import type { SelfReviewSignals } from "./spot_check.ts";
 
+/** How much of a diff the parent must read: A all of it, B the review guide's hunks, C a spot check. */
 export type ReviewTier = "A" | "B" | "C";
 
 export interface GuideHunk {

@@ -206,39 +206,50 @@ export const ProviderEndpoint = z.object({
 }).strict();
 
 export const Config = z.object({
-  $schema: z.string().optional(),
-  schemaVersion: z.literal(1).default(1),
-  defaultProfile: z.string().default("volcengine"),
-  maxConcurrentRuns: z.number().int().min(1).max(16).default(4),
-  maxRevisionRounds: z.number().int().min(0).max(2).default(2),
-  autoIntegrateCleanSource: z.boolean().default(true),
+  $schema: z.string().optional().describe("For editors: the JSON Schema this file follows"),
+  schemaVersion: z.literal(1).default(1).describe("Always 1"),
+  defaultProfile: z.string().default("volcengine").describe("The profile routing starts from"),
+  maxConcurrentRuns: z.number().int().min(1).max(16).default(4)
+    .describe("Runs with a live worker or check at once; prepare refuses past it"),
+  maxRevisionRounds: z.number().int().min(0).max(2).default(2)
+    .describe("How often a review may send a run back to its worker"),
+  autoIntegrateCleanSource: z.boolean().default(true)
+    .describe("integrate cherry-picks onto the source branch when its checkout is clean"),
   sandbox: z.enum(["auto", "bwrap", "none"]).default("auto")
     .describe("OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none"),
-  limits: Limits.default(Limits.parse({})),
-  selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({})),
+  limits: Limits.default(Limits.parse({})).describe("Time, size and retry bounds of a run"),
+  selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({}))
+    .describe("When the worker pre-digests its diff for the parent's review"),
   agents: AgentsConfig.default(AgentsConfig.parse({}))
     .describe("Thresholds of named background agents (spot agent poll, watch, stop)"),
   dependencies: DependenciesConfig.default(DependenciesConfig.parse({}))
     .describe("How the worker and the checks get the project's installed dependencies"),
   verificationEnvAllowlist: z.array(z.string().regex(ENV_NAME_PATTERN))
-    .default(["CI", "NODE_ENV", "PYTHONPATH", "RUST_BACKTRACE"]),
+    .default(["CI", "NODE_ENV", "PYTHONPATH", "RUST_BACKTRACE"])
+    .describe("Environment names a contract's checks may set"),
   alwaysForbiddenPaths: z.array(RepoGlob)
-    .default([".git/**", ".env", ".env.*", "**/.env", "**/.env.*", "**/*credential*", "**/*secret*"]),
+    .default([".git/**", ".env", ".env.*", "**/.env", "**/.env.*", "**/*credential*", "**/*secret*"])
+    .describe("Globs no worker may touch, whatever the contract allows"),
   alwaysLockedPaths: z.array(RepoGlob).default(DEFAULT_LOCKED_PATHS)
     .describe("Files that decide how the work is graded; no worker may change them"),
   frozenPackageJsonKeys: z.array(z.string().min(1)).default(DEFAULT_FROZEN_PACKAGE_KEYS)
     .describe("package.json keys a worker may not change (dependencies stay editable)"),
   callerProfiles: z.partialRecord(CallerName, z.string().min(1)).default({})
     .describe("The profile each parent agent starts from, before difficulty routing"),
-  parentRateCard: ParentRateCard.optional(),
+  parentRateCard: ParentRateCard.optional().describe(
+    "The parent model's prices, for the tokens-saved report",
+  ),
   codexRateCard: ParentRateCard.optional().describe("Legacy name of parentRateCard"),
-  parentSubscription: ParentSubscription.optional(),
+  parentSubscription: ParentSubscription.optional()
+    .describe("The parent's plan, to express saved credits as a share of it"),
   codexSubscription: ParentSubscription.optional().describe("Legacy name of parentSubscription"),
   providerEndpoints: z.record(z.string().min(1), ProviderEndpoint).default({})
     .describe(
       "Upstream URLs of providers by name, for keyed profiles without a baseUrl; merged over spot's table of " +
         "well-known providers (docs/providers.md)",
     ),
-  profiles: z.record(z.string(), Profile).default({}),
-}).strict();
+  profiles: z.record(z.string(), Profile).default({}).describe(
+    "Worker profiles by name: CLI, provider, model",
+  ),
+}).strict().describe("spot's config; every key has a default");
 export type Config = z.infer<typeof Config>;

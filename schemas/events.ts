@@ -106,7 +106,7 @@ export const SpotEvent = z.discriminatedUnion("type", [
     state: z.enum(["started", "settled", "stopped", "sent"]),
     line: z.string().optional(),
   }),
-]);
+]).describe("One line of a run's events.jsonl: what spot and the worker did, in order");
 export type SpotEvent = z.infer<typeof SpotEvent>;
 
 /** Distributes Omit over the union so each member keeps its own fields. */

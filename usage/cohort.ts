@@ -10,6 +10,7 @@ export const DISABLE_BELOW = 0.3;
 /** At or above this median ratio delegation does what it is for. */
 export const TARGET_RATIO = 0.5;
 
+/** What the cohort says about delegating such tasks: wait for data, stop, tune, or keep going. */
 export type Recommendation =
   | "collect-more-data"
   | "disable-implicit-delegation"

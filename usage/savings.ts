@@ -16,26 +16,41 @@ export const SAVINGS_BASIS =
   "output), on top of what the parent spent on delegation; self-review turns are delegation overhead and are not " +
   "counted; savingRatio = avoided / (avoided + parent spent)";
 
+/** Money saved, in one unit (USD or the plan's credits). */
 export interface MoneyFigures {
+  /** Spent by the worker instead of the parent. */
   avoided: number;
+  /** What the parent spent on the task (planning and review), when measured. */
   parentSpent: number | null;
+  /** What the parent would have spent doing it all itself. */
   noDelegation: number | null;
+  /** The share saved: avoided over what no delegation would have cost. */
   savingRatio: number | null;
 }
 
+/** The parent tokens (and money) a delegation saved. */
 export interface ParentSavings {
+  /** Always this: an estimate from the worker's usage, not an A/B test. */
   label: "estimate-not-ab-test";
+  /** Parent tokens the worker's turns stand for. */
   estimatedTokensAvoided: number;
+  /** What the parent spent on the task, when measured. */
   parentTokensSpent: number | null;
+  /** The share of tokens saved, when the parent was measured. */
   savingRatio: number | null;
+  /** How the estimate was made. */
   basis: string;
+  /** The parent's session usage was read. */
   parentMeasured: boolean;
+  /** Why it was not, when it was not. */
   parentUnavailableReason: string | null;
+  /** The same in money, from the config's rate card and plan. */
   money: {
     rateCard: { model: string; effectiveDate: string; source: string };
     credits: MoneyFigures | null;
     usd: (MoneyFigures & { basis: string }) | null;
   } | null;
+  /** Why there is no money figure, when there is none. */
   moneyUnavailableReason: string | null;
 }
 

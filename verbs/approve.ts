@@ -15,9 +15,13 @@ import { moveRun } from "../lifecycle/move.ts";
 /** The seed keeps commit subjects to one readable line. */
 const MAX_MESSAGE_CHARS = 200;
 
+/** What `approve` did: the verified tree committed on the worker branch. */
 export interface ApproveResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** The commit of exactly the verified tree, on the worker branch. */
   implementationCommit: string;
 }
 

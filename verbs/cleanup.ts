@@ -4,10 +4,15 @@ import { removeWorktree } from "../git/worktree.ts";
 import { TERMINAL } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 
+/** What `cleanup` did: the worktree is gone, the run directory kept. */
 export interface CleanupResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** Always true: the worktree and its branch are removed. */
   cleaned: true;
+  /** The run directory, kept with its state, events and report. */
   retainedRunDirectory: string;
   /** Set when unintegrated work was kept on its branch. */
   retainedBranch: string | null;

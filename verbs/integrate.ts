@@ -14,12 +14,19 @@ import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
 
+/** What `integrate` did with the approved commit. */
 export interface IntegrateResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** The commit on the source branch, when it was cherry-picked. */
   integratedCommit?: string;
+  /** Why it was not integrated (a dirty checkout, another branch), when it was not. */
   reason?: string;
+  /** The branch that holds the approved commit either way. */
   workerBranch: string;
+  /** Always false: spot never pushes. */
   pushed: false;
 }
 

@@ -38,17 +38,29 @@ export interface PrepareOptions extends RouteOptions {
   runId?: string;
 }
 
+/** What `prepare` made: a run with its worktree and chosen worker. */
 export interface PrepareResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** The source checkout had uncommitted changes (the worker does not see them). */
   sourceDirty: boolean;
+  /** The worker's isolated git worktree. */
   worktreePath: string;
+  /** The branch the worktree is on. */
   workerBranch: string;
+  /** The commit of the dirty source the run started from, when the checkout was dirty. */
   snapshotCommit: string | null;
+  /** The profile chosen (by routing, the caller or `--profile`). */
   profile: string;
+  /** The worker CLI that profile runs. */
   adapter: string;
+  /** The model the worker will use. */
   model: string;
+  /** The parent agent that prepared the run (`PARENT_AGENT`), or `cli`. */
   caller: string;
+  /** How the worker and the checks get the project's dependencies. */
   dependencies?: DependencyRecord;
 }
 

@@ -6,7 +6,7 @@
 import { SpotError } from "../errors.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import type { ReviewResult } from "../schemas/review_result.ts";
-import type { Cohort, CohortRun } from "../usage/cohort.ts";
+import type { CohortRun, Recommendation } from "../usage/cohort.ts";
 import { buildMetrics, cohortRowFromJson } from "../usage/metrics.ts";
 import { meterThread } from "../usage/parent/meter.ts";
 import { measureParent } from "../usage/parent/section.ts";
@@ -28,11 +28,29 @@ export interface ReportOptions {
   format?: string;
 }
 
+/** How this run's kind of delegation has done lately (the cohort of recent reported runs). */
+export interface CohortSummary {
+  /** Reported runs in the cohort. */
+  sampleSize: number;
+  /** Their median share of parent tokens saved. */
+  medianSavingRatio: number | null;
+  /** Whether to keep delegating such tasks implicitly. */
+  recommendation: Recommendation;
+  /** Why, in a sentence. */
+  reason: string;
+}
+
+/** What `report` wrote, and the headline a parent gives its user. */
 export interface ReportResult {
+  /** One line: the parent tokens the delegation saved, and what the worker cost. */
   headline: string;
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** The parent's tokens (and credits) saved, as measured or estimated. */
   parentSavings: ParentSavings;
+  /** What the worker used and cost. */
   worker: {
     usage: unknown;
     totalTokens: number;
@@ -41,8 +59,11 @@ export interface ReportResult {
     /** What a credit-billed CLI (qoder) charged, in its own credits; null for the others. */
     credits: number | null;
   };
-  cohort: Pick<Cohort, "sampleSize" | "medianSavingRatio" | "recommendation" | "reason">;
+  /** How this run compares with earlier ones of its kind. */
+  cohort: CohortSummary;
+  /** Where metrics.json was written. */
   metricsFile: string;
+  /** Where report.md was written. */
   reportFile: string;
   /** With `--format parent`: the text the CLI prints instead of JSON. */
   parentText?: string;

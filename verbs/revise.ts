@@ -15,10 +15,15 @@ import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 
+/** What `revise` did: the findings went back to the worker for another turn. */
 export interface ReviseResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** Which round this was (the config's `maxRevisionRounds` bounds it). */
   revisionRound: number;
+  /** The turn resumed a revision an interruption had cut short. */
   recovered?: boolean;
 }
 

@@ -10,13 +10,21 @@ import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { moveRun } from "../lifecycle/move.ts";
 
+/** What `run` did: the worker's turn and who did it. */
 export interface RunResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** The profile that ran the turn (a fallback's when one was used). */
   profile: string;
+  /** The provider it reached. */
   provider: string;
+  /** The model it used. */
   model: string;
+  /** A fallback profile ran after the first one failed. */
   fallbackUsed: boolean;
+  /** Worker turns started, fallbacks and retries included. */
   attempts: number;
 }
 

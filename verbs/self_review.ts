@@ -18,19 +18,33 @@ import { guardEscape } from "../gates/escape_check.ts";
 import { guardReadOnlyTurn } from "../gates/read_only_turn.ts";
 import { moveRun } from "../lifecycle/move.ts";
 
+/** What `self-review` did: the worker's digest of its own diff, or why none. */
 export interface SelfReviewResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** No digest was made (see `reason`). */
   skipped: boolean;
+  /** Why it was skipped, or why the digest was discarded. */
   reason?: string;
+  /** The digest named another diff and was discarded. */
   diffSha256Mismatch?: boolean;
+  /** How many of the digest's claims the parent should check itself. */
   spotCheckRequired?: number;
+  /** The digest was weak: review the diff without it. */
   fallbackRecommended?: boolean;
+  /** Where the digest was written. */
   selfReviewFile?: string;
+  /** How much of the diff the parent must read: A (all), B (the guide's hunks), C (a spot check). */
   reviewTier?: ReviewTier;
+  /** Why this tier. */
   reviewWhy?: string;
+  /** Hunks the review guide asks the parent to read. */
   hunksToRead?: number;
+  /** Hunks the guide covers, read or vouched for. */
   hunksCovered?: number;
+  /** Where the review guide was written. */
   reviewGuideFile?: string;
 }
 

@@ -17,16 +17,27 @@ import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
 
+/** What `verify` found: the scans and the checks, and what the parent must read. */
 export interface VerifyResult {
+  /** The run. */
   runId: string;
+  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
+  /** Every scan and every check passed. */
   passed: boolean;
+  /** The verified diff's sha256; a review must name it to approve. */
   diffSha256: string;
+  /** The scope, lock, secret and escape scans passed. */
   securityPassed: boolean;
+  /** Where verification.json (every check's output) was written. */
   verificationFile: string;
+  /** How much of the diff the parent must read: A (all), B (the guide's hunks), C (a spot check). */
   reviewTier?: ReviewTier;
+  /** Hunks the review guide asks the parent to read. */
   hunksToRead?: number;
+  /** Hunks the guide covers, read or vouched for. */
   hunksCovered?: number;
+  /** Where the review guide was written. */
   reviewGuideFile?: string;
 }
 

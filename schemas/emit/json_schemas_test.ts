@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderJsonSchemas } from "./json_schemas.ts";
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = dirname(dirname(fileURLToPath(import.meta.url)));
 
 Deno.test("the committed JSON Schema files match the zod schemas (run `deno task schemas` if not)", async () => {
   for (const [name, text] of Object.entries(renderJsonSchemas())) {

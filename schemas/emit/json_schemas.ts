@@ -1,10 +1,10 @@
 /** The JSON Schema files spot ships, generated from the zod schemas. */
 import { z } from "zod";
-import { Config } from "./config.ts";
-import { SpotEvent } from "./events.ts";
-import { ReviewResult } from "./review_result.ts";
-import { SelfReview } from "./self_review.ts";
-import { TaskContract } from "./task_contract.ts";
+import { Config } from "../config.ts";
+import { SpotEvent } from "../events.ts";
+import { ReviewResult } from "../review_result.ts";
+import { SelfReview } from "../self_review.ts";
+import { TaskContract } from "../task_contract.ts";
 
 const SOURCES: Record<string, z.ZodType> = {
   "task-contract.schema.json": TaskContract,

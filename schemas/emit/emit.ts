@@ -1,0 +1,16 @@
+/** `deno task schemas`: rewrite the JSON Schema files and the generated types from the zod sources. */
+import { dirname, fromFileUrl, join } from "../../base/path.ts";
+import { renderJsonSchemas } from "./json_schemas.ts";
+import { renderTypeFiles } from "./gen_types.ts";
+
+/** schemas/, where the files go. */
+const here = dirname(dirname(fromFileUrl(import.meta.url)));
+for (const [name, text] of Object.entries(renderJsonSchemas())) {
+  await Deno.writeTextFile(join(here, name), text);
+  console.log(`wrote schemas/${name}`);
+}
+await Deno.mkdir(join(here, "gen"), { recursive: true });
+for (const [name, text] of Object.entries(await renderTypeFiles())) {
+  await Deno.writeTextFile(join(here, "gen", name), text);
+  console.log(`wrote schemas/gen/${name}`);
+}
