@@ -8,15 +8,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnProcess } from "../sandbox/spawn.ts";
-import {
-  approveRun,
-  cleanupRun,
-  createContext,
-  integrateRun,
-  prepare,
-  runWorker,
-  verifyRun,
-} from "../mod.ts";
+import { createContext } from "../config/context.ts";
+import { approveRun, cleanupRun, integrateRun, prepare, runWorker, verifyRun } from "../verbs/mod.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
 import { benchLine, finishBench } from "./bench_line.ts";
 
