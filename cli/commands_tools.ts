@@ -210,4 +210,29 @@ export const TOOL_COMMANDS: CommandSpec[] = [
       }
     },
   },
+  {
+    name: "skill",
+    help: "The skill a parent agent loads (skill/SKILL.md and its references)",
+    commands: [{
+      name: "install",
+      help: "Copy the skill where the parent looks for skills; prints the PARENT_AGENT export to use",
+      options: [
+        {
+          flags: "--for <parent>",
+          help: "claude-code (~/.claude/skills/spot) or codex ($CODEX_HOME/skills/spot)",
+        },
+        { flags: "--dir <dir>", help: "install here instead" },
+      ],
+      run: (o, cli) =>
+        cli.verb("skill install", o, async (ctx) => {
+          const verb = await lazy<typeof import("../verbs/skill_install.ts")>(
+            "../verbs/skill_install.ts",
+            import.meta.url,
+          );
+          const result = await verb.installSkill(ctx, { for: maybeText(o, "for"), dir: maybeText(o, "dir") });
+          writeErr(`spot: skill installed in ${result.installed}; use: ${result.export}\n`);
+          return result;
+        }, { loadConfig: false }),
+    }],
+  },
 ];
