@@ -4,7 +4,7 @@
  */
 import { positiveInt } from "./parse.ts";
 import { type CommandSpec, maybeText, type OptionSpec, text } from "./spec.ts";
-import { writeErr } from "./output.ts";
+import { printError, printWarning, writeErr } from "./output.ts";
 import { lazy } from "../base/lazy.ts";
 
 const ID: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
@@ -193,5 +193,46 @@ export const TOOL_COMMANDS: CommandSpec[] = [
           (await lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url))
             .describeSandbox(ctx, { sandbox: maybeText(o, "sandbox") }),
       ),
+  },
+  {
+    name: "mcp",
+    help: "Serve the loop as MCP tools and resources on stdin/stdout (for a parent agent's MCP client)",
+    // Stdout is the protocol's: nothing else is printed there, not even the usual JSON when it ends.
+    run: async (_o, cli) => {
+      try {
+        const { serveMcp } = await lazy<typeof import("../mcp/server.ts")>(
+          "../mcp/server.ts",
+          import.meta.url,
+        );
+        await serveMcp({ warn: printWarning });
+      } catch (error) {
+        cli.exitCode = printError(error);
+      }
+    },
+  },
+  {
+    name: "skill",
+    help: "The skill a parent agent loads (skill/SKILL.md and its references)",
+    commands: [{
+      name: "install",
+      help: "Copy the skill where the parent looks for skills; prints the PARENT_AGENT export to use",
+      options: [
+        {
+          flags: "--for <parent>",
+          help: "claude-code (~/.claude/skills/spot) or codex ($CODEX_HOME/skills/spot)",
+        },
+        { flags: "--dir <dir>", help: "install here instead" },
+      ],
+      run: (o, cli) =>
+        cli.verb("skill install", o, async (ctx) => {
+          const verb = await lazy<typeof import("../verbs/skill_install.ts")>(
+            "../verbs/skill_install.ts",
+            import.meta.url,
+          );
+          const result = await verb.installSkill(ctx, { for: maybeText(o, "for"), dir: maybeText(o, "dir") });
+          writeErr(`spot: skill installed in ${result.installed}; use: ${result.export}\n`);
+          return result;
+        }, { loadConfig: false }),
+    }],
   },
 ];

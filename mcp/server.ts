@@ -1,0 +1,57 @@
+/**
+ * `spot mcp`: the loop over the Model Context Protocol on stdin/stdout, for a parent agent that speaks MCP
+ * rather than running commands. Stdout carries only the protocol; warnings go to stderr. The server ends
+ * when its client closes stdin or on SIGINT/SIGTERM, cancelling the calls in flight the way an interrupted
+ * CLI verb is cancelled (the run is left for `spot recover`).
+ */
+import process from "node:process";
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// Read here, not through cli/version.ts: cli/ loads this folder, so mcp/ must not import cli/.
+import config from "../deno.json" with { type: "json" };
+import type { Server } from "./call.ts";
+import { registerAgentTools } from "./tools_agent.ts";
+import { registerLoopTools } from "./tools_loop.ts";
+import { registerRunResources } from "./resources.ts";
+
+const INSTRUCTIONS =
+  "spot hands a bounded coding task to a cheap worker CLI and verifies the result itself. " +
+  "Loop: spot_prepare (a task contract) → spot_run → spot_verify → spot_self_review (optional) → read what " +
+  "spot_diff with hunks: true prints → spot_approve (a review bound to diffSha256) or spot_revise → " +
+  "spot_integrate → spot_report with format parent. Errors carry spot's stable codes; nothing is pushed.";
+
+/** The MCP server over spot's verbs (tests connect it to an in-memory transport). */
+export function createMcpServer(server: Server): McpServer {
+  const mcp = new McpServer({ name: "spot", version: config.version }, {
+    instructions: INSTRUCTIONS,
+    capabilities: { tools: {}, resources: {} },
+  });
+  registerLoopTools(mcp, server);
+  registerAgentTools(mcp, server);
+  registerRunResources(mcp, server);
+  return mcp;
+}
+
+/** Serves until the client goes away or a signal arrives. */
+export async function serveMcp(options: { warn: (text: string) => void }): Promise<void> {
+  const stop = new AbortController();
+  const closed = Promise.withResolvers<void>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const onSignal = () => stop.abort();
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
+  stop.signal.addEventListener("abort", () => closed.resolve(), { once: true });
+  const mcp = createMcpServer({ signal: stop.signal, cwd: Deno.cwd(), warn: options.warn });
+  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  transport.onclose = () => stop.abort();
+  // The SDK's stdio transport does not notice the end of stdin by itself: a client that exits ends us.
+  process.stdin.once("end", () => stop.abort());
+  await mcp.connect(transport);
+  try {
+    await closed.promise;
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+    await mcp.close().catch(() => {});
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * spot_run returns at once (the turn runs as a named agent, as `spot run --detach`), the agent tools follow
+ * it, and a refusal of the CLI's is the same refusal through MCP, with nothing changed.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { spot, spotEnv, writeJson } from "../helpers.ts";
+import { demoScenario, prepareScenario } from "../scenario.ts";
+import { connect } from "./client.ts";
+
+Deno.test("spot_run returns at once, spot_agent_watch follows it to STATUS=OK, and the loop goes on", async () => {
+  const env = await spotEnv();
+  const sc = await demoScenario(env.dir);
+  const id = await prepareScenario(env, sc);
+  const client = await connect(env, sc.repo);
+  try {
+    const started = await client.call("spot_run", { id });
+    assert.equal(started.isError, false, started.text);
+    assert.equal(started.json.name, id);
+    assert.equal(typeof started.json.pid, "number");
+    const again = await client.call("spot_run", { id });
+    assert.equal(again.isError, true, "a second start of a live agent is refused, as by the CLI");
+    const watch = await client.call("spot_agent_watch", { names: [id], interval: 0.3 });
+    assert.equal(watch.isError, false, watch.text);
+    assert.ok(watch.progress.some((l) => l.includes("STATUS=OK")), watch.progress.join("\n"));
+    const poll = await client.call("spot_agent_poll", { name: id });
+    assert.match(poll.text, /^STATUS=OK /);
+    assert.equal(poll.json.line, poll.text);
+    const ls = await client.call("spot_agent_ls", {});
+    assert.match(ls.text, new RegExp(`^${id} STATUS=OK`, "m"));
+    const peek = await client.call("spot_agent_peek", { name: id });
+    assert.match(peek.text, /^WATCH RUN=/);
+    const verify = await client.call("spot_verify", { id });
+    assert.equal(verify.json.passed, true, verify.text);
+    const stop = await client.call("spot_agent_stop", { name: id });
+    assert.equal(stop.isError, false, stop.text);
+    const bad = await client.call("spot_agent_poll", { name: "../x" });
+    assert.equal((bad.json.error as { code: string }).code, "AGENT_NAME_INVALID");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("what the CLI refuses MCP refuses with the same code: approve on a hash that was not verified", async () => {
+  const env = await spotEnv();
+  const sc = await demoScenario(env.dir);
+  const id = await prepareScenario(env, sc);
+  const client = await connect(env, sc.repo);
+  try {
+    const early = await client.call("spot_approve", {
+      id,
+      review: {
+        schemaVersion: 1,
+        verdict: "approve",
+        diffSha256: "0".repeat(64),
+        findings: [],
+        verificationGaps: [],
+        summary: "x",
+      },
+      message: "Too early",
+    });
+    const cliEarlyFile = join(env.dir, "early.json");
+    await writeJson(cliEarlyFile, {
+      schemaVersion: 1,
+      verdict: "approve",
+      diffSha256: "0".repeat(64),
+      findings: [],
+      verificationGaps: [],
+      summary: "x",
+    });
+    const cliEarly = await spot(
+      env,
+      sc.repo,
+      "approve",
+      "--id",
+      id,
+      "--review",
+      cliEarlyFile,
+      "--message",
+      "Too early",
+    );
+    assert.equal(early.isError, true);
+    assert.deepEqual(
+      early.json.error,
+      cliEarly.json.error,
+      "approve before verify: the CLI's error, word for word",
+    );
+
+    assert.equal((await client.call("spot_run", { id, wait: true })).isError, false);
+    const verify = await client.call("spot_verify", { id });
+    assert.equal(verify.json.passed, true);
+    const wrong = {
+      schemaVersion: 1,
+      verdict: "approve",
+      diffSha256: "f".repeat(64),
+      findings: [],
+      verificationGaps: [],
+      summary: "x",
+    };
+    const viaMcp = await client.call("spot_approve", { id, review: wrong, message: "Fix add()" });
+    const wrongFile = join(env.dir, "wrong.json");
+    await writeJson(wrongFile, wrong);
+    const viaCli = await spot(
+      env,
+      sc.repo,
+      "approve",
+      "--id",
+      id,
+      "--review",
+      wrongFile,
+      "--message",
+      "Fix add()",
+    );
+    assert.notEqual(viaCli.code, 0);
+    assert.equal(viaMcp.isError, true);
+    const code = (viaCli.json.error as { code: string }).code;
+    assert.equal((viaMcp.json.error as { code: string }).code, code);
+    const status = await client.call("spot_status", { id });
+    assert.equal((status.json.state as { status: string }).status, verify.json.status, "nothing changed");
+    const both = await client.call("spot_prepare", { task: {}, taskFile: "x.json" });
+    assert.equal((both.json.error as { code: string }).code, "CONTRACT_INVALID");
+  } finally {
+    await client.close();
+  }
+});
+
+/** What `deno run` loads at start-up: the modules reached from `root` through code imports, not type ones. */
+async function runtimeGraph(root: string): Promise<string[]> {
+  const repo = join(import.meta.dirname!, "..", "..");
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", join(repo, "deno.json"), root],
+    cwd: repo,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: { specifier: string; dependencies?: { code?: { specifier: string } }[] }[];
+    redirects: Record<string, string>;
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const todo = [...info.roots];
+  while (todo.length > 0) {
+    const at = todo.pop()!;
+    const specifier = info.redirects[at] ?? at;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) if (d.code) todo.push(d.code.specifier);
+  }
+  return [...seen];
+}
+
+Deno.test("the CLI's start-up graph holds no MCP SDK: only `spot mcp` loads it", async () => {
+  const cli = await runtimeGraph("cli.ts");
+  assert.ok(cli.some((s) => s.endsWith("cli/commands_tools.ts")), "the walk reached the command table");
+  assert.deepEqual(cli.filter((s) => s.includes("modelcontextprotocol") || s.includes("/mcp/")), []);
+  const server = await runtimeGraph("mcp/server.ts");
+  assert.ok(
+    server.some((s) => s.includes("modelcontextprotocol")),
+    "the walk sees the SDK where it is imported",
+  );
+});
