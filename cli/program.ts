@@ -7,10 +7,14 @@ import { SpotError } from "../errors.ts";
 import type { Invocation } from "./invoke.ts";
 import type { CommandSpec, Options } from "./spec.ts";
 import { VERSION } from "./version.ts";
+import { EXAMPLES } from "./examples.ts";
 
-function addCommand(parent: Command, spec: CommandSpec, cli: Invocation): void {
+function addCommand(parent: Command, spec: CommandSpec, cli: Invocation, prefix: string[] = []): void {
   const command = parent.command(spec.name, { hidden: spec.hidden === true }).description(spec.help);
   if (spec.alias) command.alias(spec.alias);
+  const path = [...prefix, spec.name];
+  const example = EXAMPLES[path.join(" ")];
+  if (example) command.addHelpText("after", `\nExample:\n  ${example}\n`);
   const args = spec.args ?? [];
   for (const a of args) command.argument(a.variadic ? `<${a.name}...>` : `<${a.name}>`, a.help);
   for (const option of spec.options ?? []) {
@@ -19,7 +23,7 @@ function addCommand(parent: Command, spec: CommandSpec, cli: Invocation): void {
     else if (option.default !== undefined) add(option.flags, option.help, option.default);
     else add(option.flags, option.help);
   }
-  for (const sub of spec.commands ?? []) addCommand(command, sub, cli);
+  for (const sub of spec.commands ?? []) addCommand(command, sub, cli, path);
   const run = spec.run;
   if (!run) return;
   // Commander passes the positionals first, then the options: the table's verbs get them in one object.

@@ -2,6 +2,24 @@
 import { LOOP_COMMANDS } from "./commands.ts";
 import { TOOL_COMMANDS } from "./commands_tools.ts";
 import { AGENT_COMMAND } from "./commands_agent.ts";
-import type { CommandSpec } from "./spec.ts";
+import { SpotError } from "../errors.ts";
+import { completionScript, type Shell, SHELLS } from "./completions.ts";
+import { writeOut } from "./output.ts";
+import { type CommandSpec, text } from "./spec.ts";
 
-export const COMMANDS: CommandSpec[] = [...LOOP_COMMANDS, ...TOOL_COMMANDS, AGENT_COMMAND];
+/** `spot completions <shell>`: here, because the script is made from the whole table. */
+const COMPLETIONS: CommandSpec = {
+  name: "completions",
+  help: "Print a completion script for bash, zsh or fish",
+  args: [{ name: "shell", help: "bash, zsh or fish" }],
+  run: (o) => {
+    const shell = text(o, "shell");
+    if (!(SHELLS as readonly string[]).includes(shell)) {
+      throw new SpotError("CLI_USAGE", `Cannot complete for "${shell}": expected ${SHELLS.join(", ")}`);
+    }
+    writeOut(completionScript(COMMANDS, shell as Shell));
+    return Promise.resolve();
+  },
+};
+
+export const COMMANDS: CommandSpec[] = [...LOOP_COMMANDS, ...TOOL_COMMANDS, AGENT_COMMAND, COMPLETIONS];

@@ -1,0 +1,40 @@
+/**
+ * One example call per command, shown under its `--help` (cli/program.ts) and held to the command table by
+ * cli/examples_test.ts: every visible command has one, and each parses as a call of that command.
+ */
+export const EXAMPLES: Record<string, string> = {
+  "doctor": "spot doctor --task task.json --sandbox auto",
+  "prepare": "spot prepare --task task.json --usage-start usage-start.json",
+  "run": "spot run --id run-20261201-101500-a1b2c3",
+  "verify": "spot verify --id run-20261201-101500-a1b2c3",
+  "self-review": "spot self-review --id run-20261201-101500-a1b2c3",
+  "revise": "spot revise --id run-20261201-101500-a1b2c3 --review review.json",
+  "approve":
+    'spot approve --id run-20261201-101500-a1b2c3 --review review.json --message "Fix add() to return the sum"',
+  "integrate": "spot integrate --id run-20261201-101500-a1b2c3",
+  "report": "spot report --id run-20261201-101500-a1b2c3 --format parent",
+  "cleanup": "spot cleanup --id run-20261201-101500-a1b2c3",
+  "recover": "spot recover --id run-20261201-101500-a1b2c3",
+  "inspect": "spot inspect --id run-20261201-101500-a1b2c3",
+  "list": "spot list --running --limit 20",
+  "parent-meter": "spot parent-meter --output usage-start.json",
+  "serve": "spot serve --port 7317",
+  "dashboard": "spot dashboard --output dashboard.html",
+  "monitor": "spot monitor --list",
+  "config path": "spot config path",
+  "config show": "spot config show",
+  "config validate": "spot config validate",
+  "config migrate": "spot config migrate",
+  "detect": "spot detect --refresh",
+  "diff": "spot diff --id run-20261201-101500-a1b2c3 --hunks",
+  "sandbox": "spot sandbox --sandbox bwrap",
+  "mcp": "spot mcp",
+  "skill install": "spot skill install --for claude-code",
+  "completions": "spot completions bash",
+  "agent start": "spot agent start fix-add --task task.json",
+  "agent poll": "spot agent poll fix-add",
+  "agent peek": "spot agent peek fix-add",
+  "agent ls": "spot agent ls --json",
+  "agent watch": "spot agent watch fix-add docs-pass --interval 10",
+  "agent stop": "spot agent stop fix-add",
+};
