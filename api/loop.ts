@@ -87,7 +87,17 @@ async function contextFor(options: SpotOptions): Promise<SpotContext> {
   });
 }
 
-/** Checks a contract, chooses a worker and builds its worktree; the run is `prepared`. */
+/**
+ * Checks a contract, chooses a worker and builds its worktree; the run is `prepared`.
+ *
+ * @example
+ * ```ts ignore
+ * import { prepare } from "@spot/spot";
+ *
+ * const { runId, profile } = await prepare({ task: "task.json", sandbox: "auto" });
+ * console.log(runId, profile);
+ * ```
+ */
 export async function prepare(options: PrepareInput): Promise<PrepareResult> {
   const { task, profile, model, sandbox, usageStart } = options;
   return await prepareVerb(await contextFor(options), {
@@ -99,42 +109,114 @@ export async function prepare(options: PrepareInput): Promise<PrepareResult> {
   });
 }
 
-/** Runs the worker's implementation turn in the sandbox. */
+/**
+ * Runs the worker's implementation turn in the sandbox.
+ *
+ * @example
+ * ```ts ignore
+ * import { run } from "@spot/spot";
+ *
+ * const { status, attempts } = await run({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
 export async function run(options: RunTarget): Promise<RunResult> {
   return await runWorker(await contextFor(options), options.runId);
 }
 
-/** Scans the diff and runs the contract's checks in a pristine tree. */
+/**
+ * Scans the diff and runs the contract's checks in a pristine tree.
+ *
+ * @example
+ * ```ts ignore
+ * import { verify } from "@spot/spot";
+ *
+ * const { passed, diffSha256, reviewTier } = await verify({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
 export async function verify(options: RunTarget): Promise<VerifyResult> {
   return await verifyRun(await contextFor(options), options.runId);
 }
 
-/** Has the worker pre-digest its diff for the parent's review (read-only). */
+/**
+ * Has the worker pre-digest its diff for the parent's review (read-only).
+ *
+ * @example
+ * ```ts ignore
+ * import { selfReview } from "@spot/spot";
+ *
+ * const { reviewTier, hunksToRead } = await selfReview({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
 export async function selfReview(options: RunTarget): Promise<SelfReviewResult> {
   return await selfReviewRun(await contextFor(options), options.runId);
 }
 
-/** Sends a `revise` review's findings back to the worker for another turn. */
+/**
+ * Sends a `revise` review's findings back to the worker for another turn.
+ *
+ * @example
+ * ```ts ignore
+ * import { revise } from "@spot/spot";
+ *
+ * await revise({ runId: "run-20261201-101500-a1b2c3", review: "review.json" });
+ * ```
+ */
 export async function revise(options: ReviewInput): Promise<ReviseResult> {
   return await reviseRun(await contextFor(options), options.runId, options.review);
 }
 
-/** Approves the verified diff (bound by its sha256) and commits it on the worker branch. */
+/**
+ * Approves the verified diff (bound by its sha256) and commits it on the worker branch.
+ *
+ * @example
+ * ```ts ignore
+ * import { approve } from "@spot/spot";
+ *
+ * await approve({ runId: "run-20261201-101500-a1b2c3", review: "review.json", message: "Fix add()" });
+ * ```
+ */
 export async function approve(options: ApproveInput): Promise<ApproveResult> {
   return await approveRun(await contextFor(options), options.runId, options.review, options.message);
 }
 
-/** Cherry-picks the approved commit onto the clean source branch; never pushes. */
+/**
+ * Cherry-picks the approved commit onto the clean source branch; never pushes.
+ *
+ * @example
+ * ```ts ignore
+ * import { integrate } from "@spot/spot";
+ *
+ * const { integratedCommit, pushed } = await integrate({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
 export async function integrate(options: RunTarget): Promise<IntegrateResult> {
   return await integrateRun(await contextFor(options), options.runId);
 }
 
-/** Writes metrics.json and report.md, and returns the headline (tokens the delegation saved). */
+/**
+ * Writes metrics.json and report.md, and returns the headline (tokens the delegation saved).
+ *
+ * @example
+ * ```ts ignore
+ * import { report } from "@spot/spot";
+ *
+ * const { headline, parentText } = await report({ runId: "run-20261201-101500-a1b2c3", format: "parent" });
+ * ```
+ */
 export async function report(options: ReportInput): Promise<ReportResult> {
   return await reportRun(await contextFor(options), options.runId, { format: options.format });
 }
 
-/** Removes a finished run's worktree; the run directory stays. */
+/**
+ * Removes a finished run's worktree; the run directory stays.
+ *
+ * @example
+ * ```ts ignore
+ * import { cleanup } from "@spot/spot";
+ *
+ * await cleanup({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
 export async function cleanup(options: RunTarget): Promise<CleanupResult> {
   return await cleanupRun(await contextFor(options), options.runId);
 }
