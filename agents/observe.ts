@@ -80,7 +80,9 @@ export async function observe(ctx: SpotContext, name: string, now = Date.now()):
   const driverError = await readJsonFile<{ message?: string }>(agentFile(ctx.paths, name, "error.json"))
     .catch(() => null);
   const runId = record?.runId || null;
-  const events = runId ? await ctx.store.events(runId).catch(() => [] as SpotEvent[]) : [];
+  // A follow-up or a re-dispatch reuses a run: only this turn's events and stream count.
+  const all = runId ? await ctx.store.events(runId).catch(() => [] as SpotEvent[]) : [];
+  const events = all.slice(record?.eventsFrom ?? 0);
   const state = runId
     ? await readJsonFile<RunState>(ctx.store.file(runId, "state.json")).catch(() => null)
     : null;
@@ -101,7 +103,7 @@ export async function observe(ctx: SpotContext, name: string, now = Date.now()):
     rc: rcText !== null && /^\d+$/.test(rcText.trim()) ? Number(rcText.trim()) : null,
     endedAt: rcInfo?.mtime?.getTime() ?? null,
     output: runId ? ctx.store.file(runId, "result.md") : "-",
-    streamBytes: stream?.size ?? 0,
+    streamBytes: Math.max(0, (stream?.size ?? 0) - (record?.streamFrom ?? 0)),
     lastActivity: times.length > 0 ? Math.max(...times) : null,
     result: result
       ? { ok: result.ok, stopReason: result.stopReason, text: result.text, at: Date.parse(result.at) }

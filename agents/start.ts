@@ -13,20 +13,10 @@ import { toplevel } from "../git/repo.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
-import { decide } from "./decide.ts";
 import { readBrief } from "./brief.ts";
 import { startDriver } from "./launch.ts";
-import { observe } from "./observe.ts";
-import {
-  agentDir,
-  agentFile,
-  type AgentKind,
-  type AgentLaunch,
-  checkName,
-  readRecord,
-  writeRecord,
-} from "./registry.ts";
-import { thresholds } from "./poll.ts";
+import { PER_TURN_FILES, refuseLive } from "./live.ts";
+import { agentDir, agentFile, type AgentKind, type AgentLaunch, checkName, writeRecord } from "./registry.ts";
 
 export interface StartOptions {
   task?: string;
@@ -46,22 +36,6 @@ export interface StartResult {
   runId: string;
   pid: number;
   runDir: string;
-}
-
-/** Files of the previous run of a name that must not be read as this one's. */
-const PER_RUN_FILES = ["rc", "status", "error.json"];
-
-async function refuseLive(ctx: SpotContext, name: string): Promise<string[]> {
-  const record = await readRecord(ctx.paths, name);
-  if (!record) return [];
-  const o = await observe(ctx, name);
-  const d = decide(o.facts, thresholds(ctx));
-  if (o.facts.alive || (!d.terminal && !d.line.startsWith("STATUS=FAIL handle"))) {
-    throw new SpotError("AGENT_RUNNING", `Cannot start agent "${name}": it is still running (${d.line})`, {
-      details: { name, runId: record.runId, line: d.line, nextCommand: `spot agent stop ${name}` },
-    });
-  }
-  return [...record.previousRuns, record.runId].filter((r) => r);
 }
 
 async function reserveRun(ctx: SpotContext, kind: AgentKind, o: StartOptions, cwd: string): Promise<string> {
@@ -96,11 +70,12 @@ export async function startAgent(
   checkName(name);
   const kind = kindOf(options);
   const cwd = resolve(ctx.cwd, options.cwd ?? ".");
-  const previousRuns = await refuseLive(ctx, name);
+  const earlier = await refuseLive(ctx, name, "start");
+  const previousRuns = earlier ? [...earlier.previousRuns, earlier.runId].filter((r) => r) : [];
   const runId = await reserveRun(ctx, kind, options, cwd);
   const dir = agentDir(ctx.paths, name);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const file of PER_RUN_FILES) await Deno.remove(agentFile(ctx.paths, name, file)).catch(() => {});
+  for (const file of PER_TURN_FILES) await Deno.remove(agentFile(ctx.paths, name, file)).catch(() => {});
   if (kind === "brief") {
     await Deno.writeTextFile(
       agentFile(ctx.paths, name, "brief.md"),

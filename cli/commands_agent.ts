@@ -130,6 +130,17 @@ const AGENT_COMMANDS: CommandSpec[] = [
       }),
   },
   {
+    name: "send",
+    help: "A follow-up turn: the agent's worker resumes its session with the message, in the same run",
+    args: [NAME, { name: "message", help: "the message (text, or a file holding it)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "agent send",
+        o,
+        async (ctx) => (await agents()).sendAgent(ctx, text(o, "name"), text(o, "message")),
+      ),
+  },
+  {
     name: "stop",
     help: "Stop an agent's processes and unregister its name (harmless to repeat)",
     args: [NAME],
@@ -153,6 +164,6 @@ const AGENT_COMMANDS: CommandSpec[] = [
 
 export const AGENT_COMMAND: CommandSpec = {
   name: "agent",
-  help: "Named background agents: start, poll, peek, ls, watch, stop",
+  help: "Named background agents: start, poll, peek, send, ls, watch, stop",
   commands: AGENT_COMMANDS,
 };
