@@ -55,6 +55,11 @@ const AGENT_COMMANDS: CommandSpec[] = [
       { flags: "--model <model>", help: "model override (for replay: the episode file)" },
       { flags: "--cwd <dir>", help: "where the brief works (a git repository); relative paths resolve here" },
       { flags: "--sandbox <mode>", help: "OS sandbox: auto, bwrap or none" },
+      {
+        flags: "--redispatch-of <name>",
+        help:
+          "after a provider wall: that agent's brief once more, on the next fallback profile (or --profile)",
+      },
     ],
     run: (o, cli) =>
       cli.verb("agent start", o, async (ctx) =>
@@ -65,6 +70,7 @@ const AGENT_COMMANDS: CommandSpec[] = [
           model: maybeText(o, "model"),
           cwd: maybeText(o, "cwd"),
           sandbox: maybeText(o, "sandbox"),
+          redispatchOf: maybeText(o, "redispatchOf"),
         })),
   },
   {
