@@ -71,7 +71,11 @@ function modelOf(state: RunState | null): string {
   return `${state.provider}/${model}`;
 }
 
-export async function observe(ctx: SpotContext, name: string, now = Date.now()): Promise<Observed> {
+export async function observe(
+  ctx: Pick<SpotContext, "paths" | "store">,
+  name: string,
+  now = Date.now(),
+): Promise<Observed> {
   const record = await readRecord(ctx.paths, name);
   const persisted = (await readText(agentFile(ctx.paths, name, "status")))?.trim() || null;
   const rcPath = agentFile(ctx.paths, name, "rc");
