@@ -10,7 +10,7 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readJsonFile } from "../store/files.ts";
 import { processAlive } from "../sandbox/spawn.ts";
-import { readProcesses } from "../worker/process_tree.ts";
+import { parseStat } from "../worker/process_tree.ts";
 import type { PollFacts, Wall } from "./decide.ts";
 import { agentFile, type AgentRecord, readRecord } from "./registry.ts";
 
@@ -36,12 +36,20 @@ async function statOf(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
-/** The driver is alive, and is the process that was started (a reused pid has another start time). */
+/**
+ * The driver is alive, and is the process that was started (a reused pid has another start time). Only
+ * its own /proc entry is read: a watch asks this of every agent on every sweep.
+ */
 export function driverAlive(record: AgentRecord): boolean {
   if (record.pid === null || !processAlive(record.pid)) return false;
   if (record.procStart === null) return true;
-  const me = readProcesses().find((p) => p.pid === record.pid);
-  return me === undefined || me.start === record.procStart;
+  let me: ReturnType<typeof parseStat> = null;
+  try {
+    me = parseStat(Deno.readTextFileSync(`/proc/${record.pid}/stat`));
+  } catch {
+    return true; // no /proc here: the signal check is all there is
+  }
+  return me === null || me.start === record.procStart;
 }
 
 const WALLS: Record<string, Wall> = { quota: "QUOTA", quota_window: "QUOTA-WINDOW" };
