@@ -75,6 +75,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
     ...["--provider", profile.provider, "--model", profile.model],
     ...(effort.length > 0 ? effort : ["--thinking", profile.thinking ?? DEFAULT_THINKING]),
     ...["--session-dir", join(spec.runDir, "pi-session")],
+    // pi finds the session by its id among the files of --session-dir.
+    ...(spec.resumeSession ? ["--session", spec.resumeSession] : []),
     ...["--tools", tools],
     ...["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files"],
   ];

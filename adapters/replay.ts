@@ -3,7 +3,7 @@
  * speaks pi's json stream, so it shares pi's parser and finish rule. The
  * profile's `model` is the absolute path of the episode file.
  */
-import { fromFileUrl } from "../base/path.ts";
+import { fromFileUrl, join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
@@ -16,8 +16,15 @@ function shimPath(): string {
 }
 
 function plan(spec: LaunchSpec): LaunchPlan {
+  // A resumed session plays the episode's follow-up lines, so a test can script the turn `agent send` starts.
+  const phase = spec.resumeSession ? "follow-up" : spec.phase;
   return {
-    argv: [spec.binary, "--episode", spec.profile.model, "--phase", spec.phase],
+    argv: [
+      spec.binary,
+      ...["--episode", spec.profile.model, "--phase", phase],
+      ...["--session-dir", join(spec.runDir, "replay-session")],
+      ...(spec.resumeSession ? ["--session", spec.resumeSession] : []),
+    ],
     // The shim runs the worker with this same deno, whatever PATH says.
     env: { ...spec.baseEnv, HOME: spec.homeDir, SPOT_DENO: Deno.execPath(), NO_COLOR: "1" },
     files: [],

@@ -35,7 +35,10 @@ Deno.test("replayAdapter plans the episode, the phase and the prompt on stdin", 
   const plan = replayAdapter.plan(
     spec("/r", { phase: "self-review", homeDir: "/r/home", binary: "/bin/spot-replay" }),
   );
-  deepStrictEqual(plan.argv, ["/bin/spot-replay", "--episode", "/r/episode.jsonl", "--phase", "self-review"]);
+  deepStrictEqual(plan.argv, [
+    "/bin/spot-replay",
+    ...["--episode", "/r/episode.jsonl", "--phase", "self-review", "--session-dir", "/r/replay-session"],
+  ]);
   equal(plan.stdinFile, "/r/prompt.md");
   deepStrictEqual(plan.files, []);
   deepStrictEqual(plan.env, {
@@ -44,6 +47,13 @@ Deno.test("replayAdapter plans the episode, the phase and the prompt on stdin", 
     SPOT_DENO: Deno.execPath(),
     NO_COLOR: "1",
   });
+});
+
+Deno.test("replayAdapter resumes a session by id and plays the episode's follow-up lines", () => {
+  const plan = replayAdapter.plan(spec("/r", { binary: "/bin/spot-replay", resumeSession: "s-1" }));
+  deepStrictEqual(plan.argv.slice(3), [
+    ...["--phase", "follow-up", "--session-dir", "/r/replay-session", "--session", "s-1"],
+  ]);
 });
 
 async function replay(episode: string, phase: LaunchSpec["phase"], prompt: string): Promise<WorkerOutcome> {

@@ -79,6 +79,8 @@ export interface LaunchSpec {
   apiKey?: string;
   /** The launch runs inside spot's OS sandbox: a CLI's own sandbox would nest and fail, so it stands down. */
   osSandbox?: boolean;
+  /** A session an earlier turn of this run left, to continue (`spot agent send`); see `adapters/sessions.ts`. */
+  resumeSession?: string;
 }
 
 export interface LaunchPlan {

@@ -23,7 +23,8 @@ export interface DriveResult {
 }
 
 async function prepared(ctx: SpotContext, launch: AgentLaunch): Promise<void> {
-  if (launch.kind === "run") return;
+  // A prepared run, a follow-up turn and a re-dispatch all find their run ready.
+  if (launch.kind === "run" || launch.resume || launch.redispatchOf) return;
   let taskFile = launch.taskFile!;
   if (launch.kind === "brief") {
     taskFile = agentFile(ctx.paths, launch.name, "task.json");
@@ -42,15 +43,17 @@ async function prepared(ctx: SpotContext, launch: AgentLaunch): Promise<void> {
 }
 
 async function promptOf(ctx: SpotContext, launch: AgentLaunch): Promise<string | undefined> {
+  if (launch.resume) return await Deno.readTextFile(launch.resume.messageFile);
   if (launch.kind !== "brief") return undefined;
   return briefPrompt(await Deno.readTextFile(agentFile(ctx.paths, launch.name, "brief.md")));
 }
 
 /** The exit code the marker records: 0 when the worker's final message decides, else spot's own code. */
-async function exitCodeOf(ctx: SpotContext, runId: string, error: unknown): Promise<number> {
+async function exitCodeOf(ctx: SpotContext, launch: AgentLaunch, error: unknown): Promise<number> {
   if (!isSpotError(error, "WORKER_FAILED")) return isSpotError(error) ? error.exitCode : 1;
-  const events = await ctx.store.events(runId).catch(() => []);
-  return events.some((e) => e.type === "worker_result") ? 0 : error.exitCode;
+  const events = await ctx.store.events(launch.runId).catch(() => []);
+  // Only this turn's final message: an earlier turn's is no verdict on this one.
+  return events.slice(launch.eventsFrom ?? 0).some((e) => e.type === "worker_result") ? 0 : error.exitCode;
 }
 
 export async function driveAgent(ctx: SpotContext, name: string): Promise<DriveResult> {
@@ -63,10 +66,13 @@ export async function driveAgent(ctx: SpotContext, name: string): Promise<DriveR
   try {
     await prepared(ctx, launch);
     await ctx.store.event(launch.runId, { type: "agent", name, state: "started" });
-    await runWorker(ctx, launch.runId, { prompt: await promptOf(ctx, launch) });
+    const followUp = launch.resume
+      ? { label: `follow-up-${launch.resume.turn}`, resumeSession: launch.resume.sessionId }
+      : undefined;
+    await runWorker(ctx, launch.runId, { prompt: await promptOf(ctx, launch), followUp });
   } catch (error) {
     failure = error;
-    rc = await exitCodeOf(ctx, launch.runId, error);
+    rc = await exitCodeOf(ctx, launch, error);
     const e = isSpotError(error)
       ? error
       : new SpotError("INTERNAL", String((error as Error)?.message ?? error));

@@ -3,7 +3,8 @@
  * run is gone and whose driver is dead points at nothing: it is pruned.
  */
 import type { SpotContext } from "../store/context.ts";
-import { driverAlive } from "./observe.ts";
+import { decide } from "./decide.ts";
+import { driverAlive, observe } from "./observe.ts";
 import { pollAgent, type PollResult } from "./poll.ts";
 import { agentFile, listNames, readRecord, unregister } from "./registry.ts";
 
@@ -44,4 +45,24 @@ export async function listAgents(ctx: SpotContext): Promise<LsResult> {
     agents.push(await pollAgent(ctx, name));
   }
   return { agents, pruned };
+}
+
+export interface AgentLine {
+  name: string;
+  runId: string | null;
+  line: string;
+}
+
+/**
+ * Every agent's line as poll would print it, read-only: nothing is stopped, persisted or pruned, so a
+ * viewer (the dashboard, whose GETs change nothing) can show agents by name.
+ */
+export async function agentLines(ctx: Pick<SpotContext, "paths" | "store" | "config">): Promise<AgentLine[]> {
+  const out: AgentLine[] = [];
+  for (const name of await listNames(ctx.paths)) {
+    const o = await observe(ctx, name).catch(() => null);
+    if (!o) continue;
+    out.push({ name, runId: o.record?.runId || null, line: decide(o.facts, ctx.config.agents).line });
+  }
+  return out;
 }

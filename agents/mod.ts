@@ -5,5 +5,6 @@ export * from "./poll.ts";
 export * from "./peek.ts";
 export * from "./ls.ts";
 export * from "./stop_verb.ts";
+export * from "./send.ts";
 export * from "./watch.ts";
 export { AGENT_NAME_PATTERN, agentNameFor } from "./registry.ts";

@@ -10,7 +10,7 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readJsonFile } from "../store/files.ts";
 import { processAlive } from "../sandbox/spawn.ts";
-import { readProcesses } from "../worker/process_tree.ts";
+import { parseStat } from "../worker/process_tree.ts";
 import type { PollFacts, Wall } from "./decide.ts";
 import { agentFile, type AgentRecord, readRecord } from "./registry.ts";
 
@@ -36,12 +36,20 @@ async function statOf(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
-/** The driver is alive, and is the process that was started (a reused pid has another start time). */
+/**
+ * The driver is alive, and is the process that was started (a reused pid has another start time). Only
+ * its own /proc entry is read: a watch asks this of every agent on every sweep.
+ */
 export function driverAlive(record: AgentRecord): boolean {
   if (record.pid === null || !processAlive(record.pid)) return false;
   if (record.procStart === null) return true;
-  const me = readProcesses().find((p) => p.pid === record.pid);
-  return me === undefined || me.start === record.procStart;
+  let me: ReturnType<typeof parseStat> = null;
+  try {
+    me = parseStat(Deno.readTextFileSync(`/proc/${record.pid}/stat`));
+  } catch {
+    return true; // no /proc here: the signal check is all there is
+  }
+  return me === null || me.start === record.procStart;
 }
 
 const WALLS: Record<string, Wall> = { quota: "QUOTA", quota_window: "QUOTA-WINDOW" };
@@ -71,7 +79,11 @@ function modelOf(state: RunState | null): string {
   return `${state.provider}/${model}`;
 }
 
-export async function observe(ctx: SpotContext, name: string, now = Date.now()): Promise<Observed> {
+export async function observe(
+  ctx: Pick<SpotContext, "paths" | "store">,
+  name: string,
+  now = Date.now(),
+): Promise<Observed> {
   const record = await readRecord(ctx.paths, name);
   const persisted = (await readText(agentFile(ctx.paths, name, "status")))?.trim() || null;
   const rcPath = agentFile(ctx.paths, name, "rc");
@@ -80,7 +92,9 @@ export async function observe(ctx: SpotContext, name: string, now = Date.now()):
   const driverError = await readJsonFile<{ message?: string }>(agentFile(ctx.paths, name, "error.json"))
     .catch(() => null);
   const runId = record?.runId || null;
-  const events = runId ? await ctx.store.events(runId).catch(() => [] as SpotEvent[]) : [];
+  // A follow-up or a re-dispatch reuses a run: only this turn's events and stream count.
+  const all = runId ? await ctx.store.events(runId).catch(() => [] as SpotEvent[]) : [];
+  const events = all.slice(record?.eventsFrom ?? 0);
   const state = runId
     ? await readJsonFile<RunState>(ctx.store.file(runId, "state.json")).catch(() => null)
     : null;
@@ -101,7 +115,7 @@ export async function observe(ctx: SpotContext, name: string, now = Date.now()):
     rc: rcText !== null && /^\d+$/.test(rcText.trim()) ? Number(rcText.trim()) : null,
     endedAt: rcInfo?.mtime?.getTime() ?? null,
     output: runId ? ctx.store.file(runId, "result.md") : "-",
-    streamBytes: stream?.size ?? 0,
+    streamBytes: Math.max(0, (stream?.size ?? 0) - (record?.streamFrom ?? 0)),
     lastActivity: times.length > 0 ? Math.max(...times) : null,
     result: result
       ? { ok: result.ok, stopReason: result.stopReason, text: result.text, at: Date.parse(result.at) }

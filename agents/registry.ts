@@ -28,10 +28,12 @@ export interface AgentLaunch {
   profile?: string;
   model?: string;
   sandbox?: string;
-  /** A follow-up turn: the session to resume and the run it continues. */
-  resume?: { runId: string; sessionId: string };
+  /** A follow-up turn (`spot agent send`): the session to resume, which turn this is, and its message. */
+  resume?: { runId: string; sessionId: string; turn: number; messageFile: string };
   /** The agent whose wall this start re-dispatches. */
   redispatchOf?: string;
+  /** Events of the run before this turn (an earlier turn's): the driver and poll read only the later ones. */
+  eventsFrom?: number;
 }
 
 /** The handle of a started driver. */
@@ -46,8 +48,11 @@ export interface AgentRecord {
   /** The driver's start time in clock ticks (Linux), so a reused pid is never taken for it. */
   procStart: number | null;
   redispatchOf?: string;
-  /** Earlier runs of this name (a follow-up turn starts a new one). */
+  /** Earlier runs of this name (a settled name started again starts a new one). */
   previousRuns: string[];
+  /** Where this turn starts in a run an earlier turn used (a follow-up, a re-dispatch): event count, stream bytes. */
+  eventsFrom?: number;
+  streamFrom?: number;
 }
 
 export function checkName(name: string): string {

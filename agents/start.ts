@@ -13,20 +13,11 @@ import { toplevel } from "../git/repo.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
-import { decide } from "./decide.ts";
 import { readBrief } from "./brief.ts";
 import { startDriver } from "./launch.ts";
-import { observe } from "./observe.ts";
-import {
-  agentDir,
-  agentFile,
-  type AgentKind,
-  type AgentLaunch,
-  checkName,
-  readRecord,
-  writeRecord,
-} from "./registry.ts";
-import { thresholds } from "./poll.ts";
+import { PER_TURN_FILES, refuseLive } from "./live.ts";
+import { redispatchRun } from "./redispatch.ts";
+import { agentDir, agentFile, type AgentKind, type AgentLaunch, checkName, writeRecord } from "./registry.ts";
 
 export interface StartOptions {
   task?: string;
@@ -37,8 +28,8 @@ export interface StartOptions {
   model?: string;
   cwd?: string;
   sandbox?: string;
+  /** Re-dispatch the walled agent of this name (its brief, its run, the next profile or --profile). */
   redispatchOf?: string;
-  resume?: AgentLaunch["resume"];
 }
 
 export interface StartResult {
@@ -46,22 +37,6 @@ export interface StartResult {
   runId: string;
   pid: number;
   runDir: string;
-}
-
-/** Files of the previous run of a name that must not be read as this one's. */
-const PER_RUN_FILES = ["rc", "status", "error.json"];
-
-async function refuseLive(ctx: SpotContext, name: string): Promise<string[]> {
-  const record = await readRecord(ctx.paths, name);
-  if (!record) return [];
-  const o = await observe(ctx, name);
-  const d = decide(o.facts, thresholds(ctx));
-  if (o.facts.alive || (!d.terminal && !d.line.startsWith("STATUS=FAIL handle"))) {
-    throw new SpotError("AGENT_RUNNING", `Cannot start agent "${name}": it is still running (${d.line})`, {
-      details: { name, runId: record.runId, line: d.line, nextCommand: `spot agent stop ${name}` },
-    });
-  }
-  return [...record.previousRuns, record.runId].filter((r) => r);
 }
 
 async function reserveRun(ctx: SpotContext, kind: AgentKind, o: StartOptions, cwd: string): Promise<string> {
@@ -88,26 +63,54 @@ function kindOf(o: StartOptions): AgentKind {
   return o.task !== undefined ? "task" : o.brief !== undefined ? "brief" : "run";
 }
 
-export async function startAgent(
+/** Where a run an earlier turn used stands now: later turns read only what comes after. */
+async function runMarks(
+  ctx: SpotContext,
+  runId: string,
+): Promise<{ eventsFrom: number; streamFrom: number }> {
+  const events = await ctx.store.events(runId).catch(() => []);
+  const stream = await Deno.stat(ctx.store.file(runId, "worker-stream.jsonl")).catch(() => null);
+  return { eventsFrom: events.length, streamFrom: stream?.size ?? 0 };
+}
+
+/** `--redispatch-of OLD`: the walled agent's brief, run again in its run on another profile. */
+async function redispatchLaunch(
   ctx: SpotContext,
   name: string,
   options: StartOptions,
-): Promise<StartResult> {
-  checkName(name);
+): Promise<{ launch: AgentLaunch; marks: { eventsFrom: number; streamFrom: number } }> {
+  if ([options.task, options.brief, options.runId, options.model].some((v) => v !== undefined)) {
+    throw new SpotError(
+      "CLI_USAGE",
+      "Cannot start a re-dispatch with --task, --brief or --model: it runs the walled agent's own brief",
+    );
+  }
+  const old = options.redispatchOf!;
+  const r = await redispatchRun(ctx, old, options.profile);
+  if (r.launch.kind === "brief" && name !== old) {
+    await Deno.mkdir(agentDir(ctx.paths, name), { recursive: true, mode: 0o700 });
+    await Deno.copyFile(agentFile(ctx.paths, old, "brief.md"), agentFile(ctx.paths, name, "brief.md"));
+  }
+  const { resume: _resume, eventsFrom: _from, model: _model, ...rest } = r.launch;
+  const marks = await runMarks(ctx, r.runId);
+  return {
+    launch: { ...rest, name, profile: r.profile, redispatchOf: old, eventsFrom: marks.eventsFrom },
+    marks,
+  };
+}
+
+async function freshLaunch(ctx: SpotContext, name: string, options: StartOptions): Promise<AgentLaunch> {
   const kind = kindOf(options);
   const cwd = resolve(ctx.cwd, options.cwd ?? ".");
-  const previousRuns = await refuseLive(ctx, name);
   const runId = await reserveRun(ctx, kind, options, cwd);
-  const dir = agentDir(ctx.paths, name);
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const file of PER_RUN_FILES) await Deno.remove(agentFile(ctx.paths, name, file)).catch(() => {});
   if (kind === "brief") {
+    await Deno.mkdir(agentDir(ctx.paths, name), { recursive: true, mode: 0o700 });
     await Deno.writeTextFile(
       agentFile(ctx.paths, name, "brief.md"),
       await readBrief(options.brief!, (p) => resolve(cwd, p)),
     );
   }
-  const launch: AgentLaunch = {
+  return {
     name,
     kind,
     runId,
@@ -116,11 +119,28 @@ export async function startAgent(
     ...(options.profile ? { profile: options.profile } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-    ...(options.resume ? { resume: options.resume } : {}),
-    ...(options.redispatchOf ? { redispatchOf: options.redispatchOf } : {}),
   };
+}
+
+export async function startAgent(
+  ctx: SpotContext,
+  name: string,
+  options: StartOptions,
+): Promise<StartResult> {
+  checkName(name);
+  const earlier = await refuseLive(ctx, name, "start");
+  const fresh = options.redispatchOf === undefined;
+  const { launch, marks } = fresh
+    ? { launch: await freshLaunch(ctx, name, options), marks: null }
+    : await redispatchLaunch(ctx, name, options);
+  const runId = launch.runId;
+  const previousRuns = earlier
+    ? [...earlier.previousRuns, earlier.runId].filter((r) => r && r !== runId)
+    : [];
+  await Deno.mkdir(agentDir(ctx.paths, name), { recursive: true, mode: 0o700 });
+  for (const file of PER_TURN_FILES) await Deno.remove(agentFile(ctx.paths, name, file)).catch(() => {});
   await writeJsonAtomic(agentFile(ctx.paths, name, "launch.json"), launch);
-  const started = startDriver(name, { cwd, env: Deno.env.toObject() });
+  const started = startDriver(name, { cwd: launch.cwd, env: Deno.env.toObject() });
   if ("error" in started) {
     throw new SpotError("STEP_FAILED", `Cannot start agent "${name}": ${started.error}`, {
       details: { name },
@@ -130,13 +150,17 @@ export async function startAgent(
     schemaVersion: 1,
     name,
     runId,
-    kind,
+    kind: launch.kind,
     attempt: previousRuns.length + 1,
     startedAt: new Date().toISOString(),
     pid: started.pid,
     procStart: started.procStart,
-    ...(options.redispatchOf ? { redispatchOf: options.redispatchOf } : {}),
+    ...(launch.redispatchOf ? { redispatchOf: launch.redispatchOf } : {}),
     previousRuns,
+    ...(marks ?? {}),
   });
+  if (launch.redispatchOf) {
+    await ctx.store.event(runId, { type: "agent", name, state: "redispatched", line: launch.profile });
+  }
   return { name, runId, pid: started.pid, runDir: ctx.store.dir(runId) };
 }

@@ -6,7 +6,7 @@
  */
 import { killGroup } from "../sandbox/spawn.ts";
 import type { SpotEvent } from "../schemas/events.ts";
-import { readProcesses } from "../worker/process_tree.ts";
+import { bootTimeMs, type ProcInfo, readProcesses, startedAtMs } from "../worker/process_tree.ts";
 import type { AgentRecord } from "./registry.ts";
 import { driverAlive } from "./observe.ts";
 
@@ -21,14 +21,31 @@ export function liveGroups(groups: number[]): number[] {
   return [...live];
 }
 
-/** Step processes (each the leader of its own group) that started and have not ended. */
-export function openSteps(events: SpotEvent[]): number[] {
-  const open = new Map<string, number>();
+/** `btime` is whole seconds and a step is logged just after it starts: this much later is still the step. */
+const START_SLACK_MS = 2000;
+
+/**
+ * Step processes (each the leader of its own group) that started and have not ended, and are still the
+ * process that was logged: a pid a crashed step left behind may since belong to a process started later,
+ * which is never signalled.
+ */
+export function openSteps(
+  events: SpotEvent[],
+  table: ProcInfo[] = readProcesses(),
+  bootMs: number | null = bootTimeMs(),
+): number[] {
+  const open = new Map<string, { pid: number; at: number }>();
   for (const e of events) {
-    if (e.type === "step_start" && e.pid) open.set(e.stepId, e.pid);
+    if (e.type === "step_start" && e.pid) open.set(e.stepId, { pid: e.pid, at: Date.parse(e.at) });
     if (e.type === "step_end") open.delete(e.stepId);
   }
-  return [...open.values()];
+  const byPid = new Map(table.map((p) => [p.pid, p]));
+  return [...open.values()].filter(({ pid, at }) => {
+    const p = byPid.get(pid);
+    if (!p || p.state === "Z") return false;
+    if (bootMs === null || !Number.isFinite(at)) return true;
+    return startedAtMs(p, bootMs) <= at + START_SLACK_MS;
+  }).map((s) => s.pid);
 }
 
 export interface StopResult {

@@ -14,6 +14,7 @@ const BENCHES = [
   "dashboard_bench.ts",
   "sandbox_bench.ts",
   "setup_bench.ts",
+  "agents_bench.ts",
 ];
 /** A bench that hangs is a failure, not a wait. */
 const TIMEOUT_MS = 15 * 60_000;

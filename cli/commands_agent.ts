@@ -10,8 +10,17 @@ import type { Invocation } from "./invoke.ts";
 import { writeOut } from "./output.ts";
 import { type CommandSpec, maybeText, type Options, type OptionSpec, text } from "./spec.ts";
 
-type Agents = typeof import("../agents/mod.ts");
-const agents = () => lazy<Agents>("../agents/mod.ts", import.meta.url);
+/** Each verb imports only its own module: `agent start` must not load the driver's whole run graph. */
+const verbs = {
+  start: () => lazy<typeof import("../agents/start.ts")>("../agents/start.ts", import.meta.url),
+  poll: () => lazy<typeof import("../agents/poll.ts")>("../agents/poll.ts", import.meta.url),
+  peek: () => lazy<typeof import("../agents/peek.ts")>("../agents/peek.ts", import.meta.url),
+  ls: () => lazy<typeof import("../agents/ls.ts")>("../agents/ls.ts", import.meta.url),
+  watch: () => lazy<typeof import("../agents/watch.ts")>("../agents/watch.ts", import.meta.url),
+  send: () => lazy<typeof import("../agents/send.ts")>("../agents/send.ts", import.meta.url),
+  stop: () => lazy<typeof import("../agents/stop_verb.ts")>("../agents/stop_verb.ts", import.meta.url),
+  drive: () => lazy<typeof import("../agents/drive.ts")>("../agents/drive.ts", import.meta.url),
+};
 
 function seconds(value: string): number {
   const n = Number(value);
@@ -55,16 +64,22 @@ const AGENT_COMMANDS: CommandSpec[] = [
       { flags: "--model <model>", help: "model override (for replay: the episode file)" },
       { flags: "--cwd <dir>", help: "where the brief works (a git repository); relative paths resolve here" },
       { flags: "--sandbox <mode>", help: "OS sandbox: auto, bwrap or none" },
+      {
+        flags: "--redispatch-of <name>",
+        help:
+          "after a provider wall: that agent's brief once more, on the next fallback profile (or --profile)",
+      },
     ],
     run: (o, cli) =>
       cli.verb("agent start", o, async (ctx) =>
-        (await agents()).startAgent(ctx, text(o, "name"), {
+        (await verbs.start()).startAgent(ctx, text(o, "name"), {
           task: maybeText(o, "task"),
           brief: maybeText(o, "brief"),
           profile: maybeText(o, "profile"),
           model: maybeText(o, "model"),
           cwd: maybeText(o, "cwd"),
           sandbox: maybeText(o, "sandbox"),
+          redispatchOf: maybeText(o, "redispatchOf"),
         })),
   },
   {
@@ -77,7 +92,7 @@ const AGENT_COMMANDS: CommandSpec[] = [
         cli,
         "agent poll",
         o,
-        async (ctx) => (await agents()).pollAgent(ctx, text(o, "name")),
+        async (ctx) => (await verbs.poll()).pollAgent(ctx, text(o, "name")),
         (r) => r.line,
       ),
   },
@@ -91,7 +106,7 @@ const AGENT_COMMANDS: CommandSpec[] = [
         cli,
         "agent peek",
         o,
-        async (ctx) => (await agents()).peekAgent(ctx, text(o, "name")),
+        async (ctx) => (await verbs.peek()).peekAgent(ctx, text(o, "name")),
         (r) => r.lines.join("\n"),
       ),
   },
@@ -104,7 +119,7 @@ const AGENT_COMMANDS: CommandSpec[] = [
         cli,
         "agent ls",
         o,
-        async (ctx) => (await agents()).listAgents(ctx),
+        async (ctx) => (await verbs.ls()).listAgents(ctx),
         (r) => r.agents.length === 0 ? "no agents" : r.agents.map((a) => `${a.name} ${a.line}`).join("\n"),
       ),
   },
@@ -125,16 +140,27 @@ const AGENT_COMMANDS: CommandSpec[] = [
       cli.text("agent watch", o, async (ctx) => {
         const print = (t: string) => writeOut(t + "\n");
         const intervalSeconds = o.interval as number | undefined;
-        await (await agents()).watchAgents(ctx, o.names as string[], { intervalSeconds, print });
+        await (await verbs.watch()).watchAgents(ctx, o.names as string[], { intervalSeconds, print });
         return "";
       }),
+  },
+  {
+    name: "send",
+    help: "A follow-up turn: the agent's worker resumes its session with the message, in the same run",
+    args: [NAME, { name: "message", help: "the message (text, or a file holding it)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "agent send",
+        o,
+        async (ctx) => (await verbs.send()).sendAgent(ctx, text(o, "name"), text(o, "message")),
+      ),
   },
   {
     name: "stop",
     help: "Stop an agent's processes and unregister its name (harmless to repeat)",
     args: [NAME],
     run: (o, cli) =>
-      cli.verb("agent stop", o, async (ctx) => (await agents()).stopNamedAgent(ctx, text(o, "name"))),
+      cli.verb("agent stop", o, async (ctx) => (await verbs.stop()).stopNamedAgent(ctx, text(o, "name"))),
   },
   {
     name: "drive",
@@ -145,7 +171,7 @@ const AGENT_COMMANDS: CommandSpec[] = [
       cli.verb(
         "agent drive",
         o,
-        async (ctx) => (await agents()).driveAgent(ctx, text(o, "name")),
+        async (ctx) => (await verbs.drive()).driveAgent(ctx, text(o, "name")),
         { interruptible: true },
       ),
   },
@@ -153,6 +179,6 @@ const AGENT_COMMANDS: CommandSpec[] = [
 
 export const AGENT_COMMAND: CommandSpec = {
   name: "agent",
-  help: "Named background agents: start, poll, peek, ls, watch, stop",
+  help: "Named background agents: start, poll, peek, send, ls, watch, stop",
   commands: AGENT_COMMANDS,
 };

@@ -1,7 +1,7 @@
 /** A legal transition, persisted and logged: the table decides whether, the store keeps the result. */
 import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { transition } from "./state_table.ts";
+import { followUpTransition, transition } from "./state_table.ts";
 
 export async function moveRun(
   ctx: Pick<SpotContext, "store" | "now">,
@@ -13,5 +13,17 @@ export async function moveRun(
   const next = { ...transition(state, to, reason, ctx.now()), ...patch };
   await ctx.store.save(next);
   await ctx.store.event(state.runId, { type: "transition", from: state.status, to, reason });
+  return next;
+}
+
+/** A follow-up turn (`spot agent send`): verifying back to running, persisted and logged like any move. */
+export async function resumeRun(
+  ctx: Pick<SpotContext, "store" | "now">,
+  state: RunState,
+  reason: string,
+): Promise<RunState> {
+  const next = followUpTransition(state, reason, ctx.now());
+  await ctx.store.save(next);
+  await ctx.store.event(state.runId, { type: "transition", from: state.status, to: "running", reason });
   return next;
 }

@@ -28,6 +28,14 @@ const RECOVERY: Readonly<Partial<Record<Status, readonly Status[]>>> = {
   failed: ["prepared", "verifying", "reviewing"],
 };
 
+/**
+ * The one move back a named agent's follow-up turn makes (`spot agent send`): a run whose worker turn
+ * finished, not yet verified, goes back to running for another turn in the same worktree.
+ */
+const FOLLOW_UP: Readonly<Partial<Record<Status, readonly Status[]>>> = {
+  verifying: ["running"],
+};
+
 export function canTransition(from: Status, to: Status): boolean {
   return FORWARD[from].includes(to);
 }
@@ -58,6 +66,18 @@ export function transition(state: RunState, to: Status, reason: string, at: stri
     );
   }
   return apply(state, to, reason, at);
+}
+
+/** The state after a follow-up turn's move; throws STATE_INVALID otherwise. */
+export function followUpTransition(state: RunState, reason: string, at: string): RunState {
+  if (!FOLLOW_UP[state.status]?.includes("running")) {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot send a follow-up turn to run "${state.runId}": it is ${state.status}, and a follow-up needs verifying (a finished worker turn nobody has verified yet)`,
+      { details: { runId: state.runId, status: state.status, allowed: ["verifying"] } },
+    );
+  }
+  return apply(state, "running", reason, at);
 }
 
 /** The state after a recovery move; throws STATE_INVALID otherwise. */

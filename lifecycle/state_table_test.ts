@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { isSpotError } from "../errors.ts";
 import { ZERO_USAGE } from "../schemas/events.ts";
 import { type RunState, Status } from "../schemas/run_state.ts";
-import { canRecover, canTransition, recoverTransition, requireStatus, transition } from "./state_table.ts";
+import {
+  canRecover,
+  canTransition,
+  followUpTransition,
+  recoverTransition,
+  requireStatus,
+  transition,
+} from "./state_table.ts";
 
 const AT = "2025-03-04T05:06:07.000Z";
 const LATER = "2025-03-04T05:10:00.000Z";
@@ -262,5 +269,16 @@ Deno.test("requireStatus() throws STATE_INVALID naming the command, the current 
     assert.match(e.message, /it is prepared/);
     assert.match(e.message, /verifying or reviewing/);
     assert.deepEqual(e.details.allowed, ["verifying", "reviewing"]);
+  }
+});
+
+Deno.test("followUpTransition() takes only a verifying run back to running", () => {
+  assert.equal(followUpTransition(makeState("verifying"), "follow-up", LATER).status, "running");
+  for (const status of ALL.filter((s) => s !== "verifying")) {
+    assert.throws(
+      () => followUpTransition(makeState(status), "follow-up", LATER),
+      (e) => isSpotError(e, "STATE_INVALID"),
+      status,
+    );
   }
 });

@@ -3,7 +3,8 @@
  * dependency-free because the replay worker imports it under `--no-config`.
  */
 
-export const EPISODE_PHASES = ["run", "revise", "self-review"] as const;
+/** `follow-up` lines play on a turn that resumes an earlier session (`spot agent send`). */
+export const EPISODE_PHASES = ["run", "revise", "self-review", "follow-up"] as const;
 export type EpisodePhase = typeof EPISODE_PHASES[number];
 
 export type EpisodeStep =

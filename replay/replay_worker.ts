@@ -16,7 +16,8 @@ import {
   templateVars,
 } from "./episode.ts";
 
-const USAGE = "Usage: spot-replay --episode <file.jsonl> --phase <run|revise|self-review>";
+const USAGE = "Usage: spot-replay --episode <file.jsonl> --phase <run|revise|self-review|follow-up> " +
+  "[--session-dir <dir> [--session <id>]]";
 /** Bad arguments and bad episodes exit like a CLI usage error. */
 const EXIT_USAGE = 2;
 /** An escaped bug is a crash, which callers must tell apart from a usage error. */
@@ -66,8 +67,7 @@ class Emitter {
     this.#emit({ type: "message_end", message });
   }
 
-  start(): void {
-    const id = crypto.randomUUID();
+  start(id: string): void {
     this.#emit({ type: "session", version: 3, id, timestamp: new Date().toISOString(), cwd: Deno.cwd() });
     this.#emit({ type: "agent_start" });
     this.#emit({ type: "turn_start" });
@@ -114,21 +114,52 @@ class Emitter {
 interface Args {
   episode: string;
   phase: EpisodePhase;
+  sessionDir?: string;
+  session?: string;
 }
 
+const FLAGS = ["--episode", "--phase", "--session-dir", "--session"] as const;
+type Flag = typeof FLAGS[number];
+
 function parseArgs(args: string[]): Args | string {
-  const found: Partial<Record<"--episode" | "--phase", string>> = {};
+  const found: Partial<Record<Flag, string>> = {};
   for (let i = 0; i < args.length; i += 2) {
-    const flag = args[i];
-    if (flag !== "--episode" && flag !== "--phase") return `Unknown argument "${flag}"`;
+    const flag = args[i] as Flag;
+    if (!FLAGS.includes(flag)) return `Unknown argument "${flag}"`;
     if (args[i + 1] === undefined) return `Missing value for "${flag}"`;
     found[flag] = args[i + 1];
   }
-  const { "--episode": episode, "--phase": phase } = found;
+  const { "--episode": episode, "--phase": phase, "--session-dir": sessionDir, "--session": session } = found;
   if (episode === undefined) return `Missing argument "--episode"`;
   if (phase === undefined) return `Missing argument "--phase"`;
   if (!EPISODE_PHASES.includes(phase as EpisodePhase)) return `Unknown phase "${phase}"`;
-  return { episode, phase: phase as EpisodePhase };
+  if (session !== undefined && sessionDir === undefined) return `"--session" needs "--session-dir"`;
+  return {
+    episode,
+    phase: phase as EpisodePhase,
+    ...(sessionDir !== undefined ? { sessionDir } : {}),
+    ...(session !== undefined ? { session } : {}),
+  };
+}
+
+/**
+ * The simulated session: one file per id in the session directory, a line per turn's prompt, as pi keeps
+ * its own. Resuming an id with no file fails like a CLI that cannot find the session.
+ */
+async function openSession(args: Args, prompt: string): Promise<string> {
+  const id = args.session ?? crypto.randomUUID();
+  if (args.sessionDir === undefined) return id;
+  const file = `${args.sessionDir}/${id}.jsonl`;
+  if (args.session !== undefined) {
+    try {
+      await Deno.stat(file);
+    } catch {
+      throw new Error(`No session found matching "${id}" in ${args.sessionDir}`);
+    }
+  }
+  await Deno.mkdir(args.sessionDir, { recursive: true });
+  await Deno.writeTextFile(file, JSON.stringify({ phase: args.phase, prompt }) + "\n", { append: true });
+  return id;
 }
 
 function parentDir(path: string): string | undefined {
@@ -159,8 +190,13 @@ async function execArgv(argv: string[]): Promise<ToolResult> {
 }
 
 /** Plays the steps; returns the process exit code. */
-async function play(steps: EpisodeLine[], vars: TemplateVars, out: Emitter): Promise<number> {
-  out.start();
+async function play(
+  steps: EpisodeLine[],
+  vars: TemplateVars,
+  out: Emitter,
+  session: string,
+): Promise<number> {
+  out.start(session);
   for (const step of steps) {
     switch (step.op) {
       case "say":
@@ -210,7 +246,15 @@ async function main(args: string[]): Promise<number> {
   }
   // Like pi, block until stdin is closed: the prompt arrives there.
   const prompt = await new Response(Deno.stdin.readable).text();
-  return await play(steps, templateVars(prompt), new Emitter(parsed.episode.split("/").pop() ?? "replay"));
+  let session: string;
+  try {
+    session = await openSession(parsed, prompt);
+  } catch (error) {
+    console.error(`spot-replay: ${(error as Error).message}`);
+    return EXIT_USAGE;
+  }
+  const out = new Emitter(parsed.episode.split("/").pop() ?? "replay");
+  return await play(steps, templateVars(prompt), out, session);
 }
 
 if (import.meta.main) {

@@ -201,6 +201,32 @@ Deno.test("replay exits 2 on missing or unknown arguments", () =>
     }
   }));
 
+Deno.test("replay resumes a session it kept, plays the follow-up lines, and refuses an unknown one", () =>
+  inTempDir(async (dir) => {
+    const file = join(dir, "e.jsonl");
+    await Deno.writeTextFile(
+      file,
+      episode({ op: "say", text: "first" }, { op: "say", text: "again", phase: "follow-up" }),
+    );
+    const sessions = join(dir, "sessions");
+    const first = await spawn(dir, ["--episode", file, "--phase", "run", "--session-dir", sessions], "one");
+    equal(first.code, 0, first.stderr);
+    const id = String(ofType(first.lines, "session")[0].id);
+    const args = ["--episode", file, "--phase", "follow-up", "--session-dir", sessions, "--session", id];
+    const next = await spawn(dir, args, "two");
+    equal(next.code, 0, next.stderr);
+    equal(ofType(next.lines, "session")[0].id, id);
+    const said = ofType(next.lines, "message_end").map((l) => JSON.stringify(messageOf(l).content)).join();
+    ok(said.includes("again") && !said.includes("first"), said);
+    const kept = (await Deno.readTextFile(join(sessions, `${id}.jsonl`))).trim().split("\n").map((l) =>
+      JSON.parse(l).prompt
+    );
+    deepStrictEqual(kept, ["one", "two"]);
+    const unknown = await spawn(dir, [...args.slice(0, -1), "no-such-id"], "three");
+    equal(unknown.code, 2);
+    match(unknown.stderr, /No session found matching "no-such-id"/);
+  }));
+
 Deno.test("parseArgs names the problem", () => {
   deepStrictEqual(parseArgs(["--phase", "revise", "--episode", "/e.jsonl"]), {
     episode: "/e.jsonl",

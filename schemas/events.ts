@@ -98,12 +98,15 @@ export const SpotEvent = z.discriminatedUnion("type", [
   }),
   z.object({ ...stamp, type: z.literal("verify_result"), passed: z.boolean(), diffSha256: z.string() }),
   z.object({ ...stamp, type: z.literal("note"), message: z.string() }),
-  /** A named agent (spot agent) started, settled on a status line, was stopped or sent a follow-up. */
+  /**
+   * A named agent (spot agent) started, settled on a status line, was stopped, sent a follow-up, or
+   * re-dispatched after a provider wall (`line` then names the new profile).
+   */
   z.object({
     ...stamp,
     type: z.literal("agent"),
     name: z.string(),
-    state: z.enum(["started", "settled", "stopped", "sent"]),
+    state: z.enum(["started", "settled", "stopped", "sent", "redispatched"]),
     line: z.string().optional(),
   }),
 ]).describe("One line of a run's events.jsonl: what spot and the worker did, in order");

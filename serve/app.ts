@@ -110,6 +110,7 @@ export function createApp(deps: AppDeps): Hono {
           verificationPassed: e.verification,
           parentTokensAvoided: e.tokensAvoided,
           parentTokensSpent: e.parentTokensSpent,
+          agents: view.agents?.get(e.summary.runId) ?? [],
         })),
       });
     }));

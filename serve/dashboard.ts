@@ -3,7 +3,9 @@
  * of runs and the totals from the index, the expanded runs' files, and the
  * connections probe. Totals are cached until the index changes.
  */
+import { type AgentLine, agentLines } from "../agents/ls.ts";
 import type { EnvReader, SpotPaths } from "../store/paths.ts";
+import { RunStore } from "../store/run_store.ts";
 import type { IndexTotals, RunIndex } from "../store/run_index.ts";
 import type { Config } from "../schemas/config.ts";
 import { type Connections, probeConnections, type VersionRunner } from "./connections.ts";
@@ -23,10 +25,22 @@ export interface DashboardSource {
 export class Dashboard {
   #totals: { generation: string; value: IndexTotals } | null = null;
   #connections: Promise<Connections> | null = null;
+  readonly #store: RunStore;
   readonly now: () => Date;
 
   constructor(readonly source: DashboardSource) {
     this.now = source.now ?? (() => new Date());
+    this.#store = new RunStore(source.paths);
+  }
+
+  /** Named agents by run id, each with the line poll would print (read-only: a GET changes nothing). */
+  async agents(): Promise<Map<string, AgentLine[]>> {
+    const { paths, config } = this.source;
+    const byRun = new Map<string, AgentLine[]>();
+    for (const a of await agentLines({ paths, config, store: this.#store })) {
+      if (a.runId) byRun.set(a.runId, [...(byRun.get(a.runId) ?? []), a]);
+    }
+    return byRun;
   }
 
   totals(): IndexTotals {
@@ -46,7 +60,8 @@ export class Dashboard {
     await Promise.all(
       query.expand.map(async (id) => details.set(id, await loadRunDetail(this.source.paths, id))),
     );
-    return { query, totals: this.totals(), entries, total: index.count(filter), details };
+    const agents = await this.agents();
+    return { query, totals: this.totals(), entries, total: index.count(filter), details, agents };
   }
 
   /** The last probe, or a new one when none ran yet or `fresh` asks for it. */

@@ -7,8 +7,8 @@ import { guardEscape } from "../gates/escape_check.ts";
 import { implementationPrompt } from "../worker/prompt.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
-import { runWorkerPhase, withTurn } from "../worker/phase.ts";
-import { moveRun } from "../lifecycle/move.ts";
+import { type FollowUp, runWorkerPhase, withTurn } from "../worker/phase.ts";
+import { moveRun, resumeRun } from "../lifecycle/move.ts";
 
 /** What `run` did: the worker's turn and who did it. */
 export interface RunResult {
@@ -31,6 +31,8 @@ export interface RunResult {
 export interface RunOptions {
   /** The worker's instructions instead of the contract's (a named agent's free-form brief). */
   prompt?: string;
+  /** Another turn of a run whose turn finished, resuming the worker's session (`spot agent send`). */
+  followUp?: FollowUp;
 }
 
 export async function runWorker(
@@ -41,7 +43,7 @@ export async function runWorker(
   const lock = await ctx.store.lock(runId);
   try {
     let state = await ctx.store.load(runId);
-    requireStatus(state, ["prepared"], "run");
+    if (!options.followUp) requireStatus(state, ["prepared"], "run");
     if (!state.worktreeReady) {
       throw new SpotError("STATE_INVALID", `Cannot run "${runId}": its worktree was never finished`, {
         details: { nextCommand: `spot recover --id ${runId}` },
@@ -49,13 +51,15 @@ export async function runWorker(
     }
     const task = await loadTask(ctx.store, runId);
     await requireBaselines(ctx, state);
-    state = await moveRun(ctx, state, "running", `worker ${state.profile} started`);
+    state = options.followUp
+      ? await resumeRun(ctx, state, `follow-up turn ${options.followUp.label} of worker ${state.profile}`)
+      : await moveRun(ctx, state, "running", `worker ${state.profile} started`);
     const result = await runWorkerPhase(
       ctx,
       state,
       "run",
       options.prompt ?? implementationPrompt(task),
-      task,
+      { requiredCapabilities: task.requiredCapabilities, followUp: options.followUp },
     );
     state = withTurn(state, "run", result);
     await guardEscape(ctx, state, "run");

@@ -32,6 +32,14 @@ export interface AttemptResult {
   enforcement: Enforcement | null;
 }
 
+/** The turn's prompt, the label its files are named by, and the session it continues, if any. */
+export interface TurnInput {
+  file: string;
+  text: string;
+  label: string;
+  resumeSession?: string;
+}
+
 interface Clock {
   timeoutSeconds: number;
   idleSeconds: number;
@@ -83,7 +91,7 @@ async function planAttempt(
   ctx: SpotContext,
   state: RunState,
   phase: Phase,
-  prompt: { file: string; text: string },
+  prompt: TurnInput,
   n: number,
 ): Promise<Planned> {
   const adapter = resolveAdapter(state);
@@ -101,7 +109,7 @@ async function planAttempt(
   }
   const clock = clockFor(ctx, state);
   const runDir = ctx.store.dir(state.runId);
-  const homeDir = join(runDir, "homes", `${phase}-r${state.revisionRound}-a${n}`);
+  const homeDir = join(runDir, "homes", `${prompt.label}-a${n}`);
   await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
   // Under an OS sandbox the network plan decides: the forwarder's URL and a placeholder key, or the proxy.
   const sandbox = await workerSandbox(ctx, state, {
@@ -138,6 +146,7 @@ async function planAttempt(
     baseEnv: baseEnv(ctx),
     apiKey: sandbox.apiKey,
     osSandbox: sandbox.os,
+    ...(prompt.resumeSession ? { resumeSession: prompt.resumeSession } : {}),
   });
   // The user's own CLI config and (for a profile without a key variable) login, copied in; spot's files win.
   const homeFiles = await copyHomeFiles(ctx, {
@@ -169,7 +178,7 @@ export async function attempt(
   ctx: SpotContext,
   state: RunState,
   phase: Phase,
-  prompt: { file: string; text: string },
+  prompt: TurnInput,
   n: number,
 ): Promise<AttemptResult> {
   const planned = await planAttempt(ctx, state, phase, prompt, n);

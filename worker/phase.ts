@@ -52,15 +52,26 @@ export function withTurn(state: RunState, phase: Phase, result: PhaseResult): Ru
   };
 }
 
+/** A follow-up turn of a run (`spot agent send`): its own files, and the session it continues. */
+export interface FollowUp {
+  /** Names the turn's prompt file and homes (`follow-up-2`), apart from the first turn's. */
+  label: string;
+  resumeSession: string;
+}
+
 export async function runWorkerPhase(
   ctx: SpotContext,
   state: RunState,
   phase: Phase,
   prompt: string,
-  /** What the task needs; a fallback profile without it is never tried. */
-  options: { requiredCapabilities: readonly CapabilityName[] },
+  options: {
+    /** What the task needs; a fallback profile without it is never tried. */
+    requiredCapabilities: readonly CapabilityName[];
+    followUp?: FollowUp;
+  },
 ): Promise<PhaseResult> {
-  const promptFile = ctx.store.file(state.runId, `prompt-${phase}-r${state.revisionRound}.md`);
+  const label = options.followUp?.label ?? `${phase}-r${state.revisionRound}`;
+  const promptFile = ctx.store.file(state.runId, `prompt-${label}.md`);
   await Deno.writeTextFile(promptFile, prompt, { mode: 0o600 });
   const started = Date.now();
   let outcome: WorkerOutcome = failure("cli_crash", "permanent", "The worker did not run");
@@ -73,7 +84,12 @@ export async function runWorkerPhase(
   for (;;) {
     for (let tries = 0; tries < MAX_ATTEMPTS; tries++) {
       n++;
-      const result = await attempt(ctx, current, phase, { file: promptFile, text: prompt }, n);
+      const result = await attempt(ctx, current, phase, {
+        file: promptFile,
+        text: prompt,
+        label,
+        resumeSession: options.followUp?.resumeSession,
+      }, n);
       enforcement = result.enforcement ?? enforcement;
       usage = addUsage(usage, result.outcome.usage);
       costUsd += result.outcome.costUsd;
@@ -86,7 +102,8 @@ export async function runWorkerPhase(
         });
       }
     }
-    if (!retryable(ctx, outcome)) break;
+    // A resumed session belongs to its profile's CLI: another profile could not continue it.
+    if (!retryable(ctx, outcome) || options.followUp) break;
     // Only a transient failure follows the chain: auth, capability and quota walls are not routed around.
     const next = nextFallback(ctx.config, current.profile, tried, options);
     if (!next) break;

@@ -63,6 +63,23 @@ export function descendants(table: ProcInfo[], root: number): ProcInfo[] {
   return out;
 }
 
+/** /proc reports start times in USER_HZ ticks, which is 100 on every Linux build spot runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** When the machine booted (ms since the epoch, from /proc/stat `btime`), or null without /proc. */
+export function bootTimeMs(): number | null {
+  try {
+    const m = /^btime (\d+)$/m.exec(Deno.readTextFileSync("/proc/stat"));
+    return m ? Number(m[1]) * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A process's start as wall-clock time (ms), to the second `btime` gives. */
+export const startedAtMs = (p: ProcInfo, bootMs: number): number =>
+  bootMs + (p.start * 1000) / TICKS_PER_SECOND;
+
 /** `${pid}:${start}`: one process, never confused with a later one that got the same pid. */
 export const identity = (p: ProcInfo) => `${p.pid}:${p.start}`;
 

@@ -5,6 +5,7 @@ import type { RunEntry } from "../../store/run_entry.ts";
 import { Status } from "../../schemas/run_state.ts";
 import { dashHref, type DashQuery, toggled } from "../dash_query.ts";
 import type { RunDetail } from "../detail.ts";
+import type { AgentLine } from "../../agents/ls.ts";
 import { renderDetail } from "./detail.ts";
 import { badge, clip, compact, type Html, int, pct, shortSha, text, usd, when } from "./format.ts";
 import { savingRatio } from "../../usage/savings.ts";
@@ -112,7 +113,21 @@ function verification(e: RunEntry): Html {
   return e.verification ? html`<span class="ok">passed</span>` : html`<span class="bad">failed</span>`;
 }
 
-function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): Html {
+/** The agents that name a run (`spot agent`), each with its poll line. */
+function agentNotes(agents: AgentLine[] | undefined): Html | string {
+  if (!agents?.length) return "";
+  return html`${
+    agents.map((a) =>
+      html`
+        <div class="agent"
+          data-agent="${a.name}"><span class="agent-name">agent ${a
+            .name}</span> <code class="agent-line">${clip(a.line, 200)}</code></div>
+      `
+    )
+  }`;
+}
+
+function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined, agents?: AgentLine[]): Html {
   const s = e.summary;
   const open = q.expand.includes(s.runId);
   const href = dashHref(q, { expand: toggled(q.expand, s.runId) });
@@ -125,7 +140,7 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): H
       <td
         data-label="Run"><span class="run-id">${s.runId}</span>${s.origin === "pi-worker"
           ? html`<div class="muted origin">from pi-worker, read-only</div>`
-          : ""}<div class="goal">${clip(e.goal ?? "", 140)}</div></td>
+          : ""}${agentNotes(agents)}<div class="goal">${clip(e.goal ?? "", 140)}</div></td>
       <td data-label="Caller">${badge("caller", s.caller)}</td>
       <td data-label="Status">${badge("status", s.status)}${s.failure
         ? html`
@@ -179,6 +194,8 @@ export interface RunsView {
   entries: RunEntry[];
   total: number;
   details: Map<string, RunDetail | null>;
+  /** The named agents of the runs shown, by run id. */
+  agents?: Map<string, AgentLine[]>;
   /** Set for the snapshot: a note in place of the pager, whose links need a server. */
   snapshotNote?: string;
 }
@@ -188,13 +205,13 @@ export class RowCache {
   readonly #rows = new Map<string, string>();
   constructor(readonly max = 1_000) {}
 
-  row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined): Html {
+  row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined, agents?: AgentLine[]): Html {
     // An open row holds a live log tail and is always rendered afresh.
-    if (q.expand.includes(e.summary.runId)) return row(e, q, detail);
-    const key = `${dashHref(q)}\n${JSON.stringify(e)}`;
+    if (q.expand.includes(e.summary.runId)) return row(e, q, detail, agents);
+    const key = `${dashHref(q)}\n${JSON.stringify(e)}\n${JSON.stringify(agents ?? [])}`;
     const hit = this.#rows.get(key);
     if (hit !== undefined) return raw(hit);
-    const out = row(e, q, detail);
+    const out = row(e, q, detail, agents);
     if (out instanceof Promise) return out;
     if (this.#rows.size >= this.max) this.#rows.delete(this.#rows.keys().next().value!);
     this.#rows.set(key, out.toString());
@@ -230,10 +247,12 @@ ${
                 <th>Updated</th>
               </tr>
             </thead>
-            <tbody>${v.entries.map((e) => (cache
-              ? cache.row(e, q, v.details.get(e.summary.runId))
-              : row(e, q, v.details.get(e.summary.runId)))
-            )}</tbody>
+            <tbody>${v.entries.map((e) => {
+              const id = e.summary.runId;
+              return cache
+                ? cache.row(e, q, v.details.get(id), v.agents?.get(id))
+                : row(e, q, v.details.get(id), v.agents?.get(id));
+            })}</tbody>
           </table>
         </div>
       `
