@@ -25,7 +25,7 @@ export interface Started {
   procStart: number | null;
 }
 
-function startTicks(pid: number): number | null {
+export function startTicks(pid: number): number | null {
   try {
     return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`))?.start ?? null;
   } catch {

@@ -37,4 +37,10 @@ export const EXAMPLES: Record<string, string> = {
   "agent ls": "spot agent ls --json",
   "agent watch": "spot agent watch fix-add docs-pass --interval 10",
   "agent stop": "spot agent stop fix-add",
+  "job init": "spot job init job.json",
+  "job add": "spot job add job-20250101-120000-a1b2c3 task.json",
+  "job start": "spot job start job-20250101-120000-a1b2c3",
+  "job wait": "spot job wait job-20250101-120000-a1b2c3 --timeout-ms 60000",
+  "job status": "spot job status job-20250101-120000-a1b2c3",
+  "job cancel": "spot job cancel job-20250101-120000-a1b2c3",
 };

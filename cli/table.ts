@@ -1,7 +1,8 @@
-/** Every command, in the order help lists them: the loop's verbs, the tools, the named agents. */
+/** Every command, in the order help lists them: the loop's verbs, the tools, the named agents, the task graphs. */
 import { LOOP_COMMANDS } from "./commands.ts";
 import { TOOL_COMMANDS } from "./commands_tools.ts";
 import { AGENT_COMMAND } from "./commands_agent.ts";
+import { JOB_COMMAND } from "./commands_job.ts";
 import { SpotError } from "../errors.ts";
 import { completionScript, type Shell, SHELLS } from "./completions.ts";
 import { writeOut } from "./output.ts";
@@ -22,4 +23,10 @@ const COMPLETIONS: CommandSpec = {
   },
 };
 
-export const COMMANDS: CommandSpec[] = [...LOOP_COMMANDS, ...TOOL_COMMANDS, AGENT_COMMAND, COMPLETIONS];
+export const COMMANDS: CommandSpec[] = [
+  ...LOOP_COMMANDS,
+  ...TOOL_COMMANDS,
+  AGENT_COMMAND,
+  JOB_COMMAND,
+  COMPLETIONS,
+];

@@ -5,6 +5,8 @@ import { SpotEvent } from "../events.ts";
 import { ReviewResult } from "../review_result.ts";
 import { SelfReview } from "../self_review.ts";
 import { TaskContract } from "../task_contract.ts";
+import { Job } from "../job/job.ts";
+import { JobTask } from "../job/task.ts";
 
 const SOURCES: Record<string, z.ZodType> = {
   "task-contract.schema.json": TaskContract,
@@ -12,6 +14,9 @@ const SOURCES: Record<string, z.ZodType> = {
   "self-review.schema.json": SelfReview,
   "config.schema.json": Config,
   "event.schema.json": SpotEvent,
+  // schemas/ is at its file limit: the job's schemas live with their zod sources.
+  "job/job.schema.json": Job,
+  "job/job-task.schema.json": JobTask,
 };
 
 /** File name → JSON text, exactly as committed under schemas/. */

@@ -17,3 +17,11 @@ Deno.test("the task contract schema refuses unknown keys", () => {
   assert.equal(schema.additionalProperties, false);
   assert.ok(schema.required.includes("goal"));
 });
+
+Deno.test("the job and job task schemas refuse unknown keys, down to a task", () => {
+  const job = JSON.parse(renderJsonSchemas()["job/job.schema.json"]);
+  assert.equal(job.additionalProperties, false);
+  assert.equal(job.properties.tasks.items.additionalProperties, false);
+  const task = JSON.parse(renderJsonSchemas()["job/job-task.schema.json"]);
+  assert.deepEqual(task.required.sort(), ["acceptance", "id", "role", "task"]);
+});

@@ -1,0 +1,87 @@
+/** The command table, part four: `spot job …`, task graphs (docs/jobs.md). Each prints one JSON object. */
+import { lazy } from "../base/lazy.ts";
+import { SpotError } from "../errors.ts";
+import { type CommandSpec, text } from "./spec.ts";
+
+type Graphs = typeof import("../graphs/mod.ts");
+const graphs = () => lazy<Graphs>("../graphs/mod.ts", import.meta.url);
+
+/** The seed's window: long enough to be useful, short enough that a parent's tool call returns. */
+const MAX_WAIT_MS = 3_600_000;
+
+function waitMs(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0 && n <= MAX_WAIT_MS) return n;
+  throw new SpotError(
+    "CLI_USAGE",
+    `Cannot read "${value}" as a wait: expected whole milliseconds, 0 to ${MAX_WAIT_MS}`,
+  );
+}
+
+const JOB = { name: "job", help: "the job id that init printed" };
+
+const JOB_COMMANDS: CommandSpec[] = [
+  {
+    name: "init",
+    help: "Check a job file (or - for stdin) and create the job; nothing runs yet",
+    args: [{ name: "file", help: "the job (JSON), or - to read it from stdin" }],
+    run: (o, cli) => cli.verb("job init", o, async (ctx) => (await graphs()).initJob(ctx, text(o, "file"))),
+  },
+  {
+    name: "add",
+    help: "Add one task (a file, or - for stdin) to a job, checked with its graph",
+    args: [JOB, { name: "task", help: "the task (JSON), or - to read it from stdin" }],
+    run: (o, cli) =>
+      cli.verb("job add", o, async (ctx) => (await graphs()).addTask(ctx, text(o, "job"), text(o, "task"))),
+  },
+  {
+    name: "start",
+    help: "Start the job's coordinator in the background and return at once",
+    args: [JOB],
+    run: (o, cli) => cli.verb("job start", o, async (ctx) => (await graphs()).startJob(ctx, text(o, "job"))),
+  },
+  {
+    name: "wait",
+    help: "Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed",
+    args: [JOB],
+    options: [{ flags: "--timeout-ms <n>", help: "how long to wait (default 1000)", parse: waitMs }],
+    run: (o, cli) =>
+      cli.verb("job wait", o, async (ctx) =>
+        (await graphs()).waitJob(ctx, text(o, "job"), {
+          timeoutMs: typeof o.timeoutMs === "number" ? o.timeoutMs : undefined,
+        })),
+  },
+  {
+    name: "status",
+    help: "The job's and every task's state (read-only)",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb("job status", o, async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job"))),
+  },
+  {
+    name: "cancel",
+    help: "Cancel the job: queued tasks never start, running ones are stopped",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb("job cancel", o, async (ctx) => (await graphs()).cancelJob(ctx, text(o, "job"))),
+  },
+  {
+    name: "coordinate",
+    hidden: true,
+    help: "Run a job's coordinator (started by job start)",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb(
+        "job coordinate",
+        o,
+        async (ctx) => (await graphs()).coordinateJob(ctx, text(o, "job")),
+        { interruptible: true },
+      ),
+  },
+];
+
+export const JOB_COMMAND: CommandSpec = {
+  name: "job",
+  help: "Task graphs: init, add, start, wait, status, cancel",
+  commands: JOB_COMMANDS,
+};

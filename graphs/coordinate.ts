@@ -1,0 +1,143 @@
+/**
+ * The coordinator (`spot job coordinate JOB`, hidden; started detached by `spot job start`): it holds the job,
+ * asks the scheduler what to do, starts ready tasks as runs within the limits, records each task's end, and
+ * exits when every task is terminal or the job is cancelled. A task left `running` by a coordinator that died
+ * is failed, never launched twice.
+ */
+import { TERMINAL as RUN_TERMINAL } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+import { schedule, TERMINAL } from "./schedule.ts";
+import {
+  appendEvent,
+  holdCoordinator,
+  type JobState,
+  type StoredJob,
+  type TaskRecord,
+  updateJob,
+} from "./store.ts";
+import { runTask } from "./task_run.ts";
+
+/** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
+const TICK_MS = 500;
+
+async function freeSlots(ctx: SpotContext): Promise<number> {
+  const active = (await ctx.store.all()).filter((s) => !RUN_TERMINAL.has(s.status) && !s.origin);
+  return Math.max(0, ctx.config.maxConcurrentRuns - active.length);
+}
+
+async function record(ctx: SpotContext, jobId: string, id: string, rec: TaskRecord): Promise<void> {
+  const at = ctx.now();
+  await updateJob(ctx.paths, jobId, (_, state) => ({
+    state: {
+      ...state,
+      updatedAt: at,
+      tasks: { ...state.tasks, [id]: { ...state.tasks[id], ...rec, endedAt: at } },
+    },
+  }));
+  await appendEvent(ctx.paths, jobId, {
+    at,
+    type: "task",
+    id,
+    state: rec.state,
+    reason: rec.reason,
+    runId: rec.runId,
+  });
+}
+
+/** Marks the tasks a dead coordinator left running, and takes the job. */
+async function takeOver(ctx: SpotContext, jobId: string): Promise<void> {
+  const at = ctx.now();
+  const orphans: string[] = [];
+  await updateJob(ctx.paths, jobId, (_, state) => {
+    const tasks = { ...state.tasks };
+    for (const [id, t] of Object.entries(tasks)) {
+      if (t.state !== "running") continue;
+      orphans.push(id);
+      tasks[id] = { ...t, state: "failed", reason: "its coordinator stopped while it ran", endedAt: at };
+    }
+    const coordinator = { pid: Deno.pid, startedAt: at };
+    return { state: { ...state, status: "running", updatedAt: at, coordinator, tasks } };
+  });
+  await appendEvent(ctx.paths, jobId, { at, type: "job", state: "running" });
+  for (const id of orphans) {
+    await appendEvent(ctx.paths, jobId, {
+      at,
+      type: "task",
+      id,
+      state: "failed",
+      reason: "coordinator stopped",
+    });
+  }
+}
+
+/** Applies the plan's blocks and claims its starts in one write; returns the tasks to launch. */
+async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
+  job: StoredJob;
+  state: JobState;
+  start: string[];
+}> {
+  const free = await freeSlots(ctx);
+  const at = ctx.now();
+  let start: string[] = [];
+  let blocked: { id: string; reason: string }[] = [];
+  const { job, state } = await updateJob(ctx.paths, jobId, (job, state) => {
+    if (state.status === "cancelled") return { state };
+    const plan = schedule(job.tasks, state.tasks, {
+      concurrency: job.config.limits.concurrency,
+      freeSlots: free,
+    });
+    start = plan.start;
+    blocked = plan.block;
+    const tasks = { ...state.tasks };
+    for (const b of plan.block) tasks[b.id] = { state: "blocked", reason: b.reason, endedAt: at };
+    for (const id of start) tasks[id] = { state: "running", runId: `${jobId}.${id}`, startedAt: at };
+    const settled = running === 0 && start.length === 0 &&
+      job.tasks.every((t) => TERMINAL.has(tasks[t.id].state));
+    const failed = job.tasks.some((t) => tasks[t.id].state !== "succeeded");
+    const status = settled ? (failed ? "failed" : "succeeded") : state.status;
+    return { state: { ...state, status, updatedAt: at, tasks } };
+  });
+  for (const b of blocked) await appendEvent(ctx.paths, jobId, { at, type: "task", ...b, state: "blocked" });
+  for (const id of start) {
+    await appendEvent(ctx.paths, jobId, { at, type: "task", id, state: "running", runId: `${jobId}.${id}` });
+  }
+  return { job, state, start };
+}
+
+export async function coordinateJob(
+  ctx: SpotContext,
+  jobId: string,
+): Promise<{ jobId: string; status: string }> {
+  const held = await holdCoordinator(ctx.paths, jobId);
+  const abort = new AbortController();
+  ctx.signal?.addEventListener("abort", () => abort.abort());
+  const tctx: SpotContext = { ...ctx, signal: abort.signal, progress: undefined };
+  const inflight = new Map<string, Promise<void>>();
+  try {
+    await takeOver(ctx, jobId);
+    for (;;) {
+      const { job, state, start } = await step(ctx, jobId, inflight.size);
+      if (state.status === "cancelled") abort.abort();
+      for (const id of start) {
+        const task = job.tasks.find((t) => t.id === id)!;
+        const before = task.after.map((p) => ({ id: p, record: state.tasks[p] }));
+        const done = runTask(tctx, job, task, { runId: state.tasks[id].runId!, before })
+          .then((rec) => record(ctx, jobId, id, abort.signal.aborted ? { ...rec, state: "cancelled" } : rec))
+          .finally(() => inflight.delete(id));
+        inflight.set(id, done);
+      }
+      if (inflight.size === 0 && (state.status !== "running")) {
+        await appendEvent(ctx.paths, jobId, { at: ctx.now(), type: "job", state: state.status });
+        return { jobId, status: state.status };
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        ...inflight.values(),
+        new Promise((r) => timer = setTimeout(r, TICK_MS)),
+      ]);
+      clearTimeout(timer);
+    }
+  } finally {
+    held.release();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * A job on disk: `<state>/jobs/<JOB>/` holds `job.json` (the job as accepted, its cwd resolved), `state.json`
+ * (the job's and every task's state, replaced atomically under `job.lock`), `events.jsonl` (every transition)
+ * and `coordinator.lock`, held by the live coordinator (the kernel releases it when that process dies, so a
+ * `kill -9` cannot leave a job stuck). Each task's run lives in the run store like any other run.
+ */
+import { join } from "../base/path.ts";
+import { SpotError } from "../errors.ts";
+import type { Job } from "../schemas/job/job.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
+import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic } from "../store/files.ts";
+import { type HeldLock, lockBlocking, withLock } from "../store/lock.ts";
+import type { SpotPaths } from "../store/paths.ts";
+import type { TaskStateName } from "./schedule.ts";
+
+export type JobStatus = "created" | "running" | "succeeded" | "failed" | "cancelled";
+
+export interface TaskRecord {
+  state: TaskStateName;
+  reason?: string;
+  /** The spot run that carries the task, once started. */
+  runId?: string;
+  startedAt?: string;
+  endedAt?: string;
+  /** The worker's final text (a scout's or reviewer's answer), bounded. */
+  summary?: string;
+  /** What a builder changed, relative to the repository. */
+  changedFiles?: string[];
+}
+
+export interface JobState {
+  schemaVersion: 1;
+  jobId: string;
+  status: JobStatus;
+  reason?: string;
+  createdAt: string;
+  updatedAt: string;
+  coordinator?: { pid: number; startedAt: string };
+  tasks: Record<string, TaskRecord>;
+}
+
+/** A job as stored: the accepted job with its id and resolved repository. */
+export type StoredJob = Job & { jobId: string; cwd: string };
+
+export interface JobEvent {
+  at: string;
+  type: "job" | "task";
+  id?: string;
+  state: string;
+  reason?: string;
+  runId?: string;
+}
+
+export function jobsDir(paths: SpotPaths): string {
+  return join(paths.stateRoot, "jobs");
+}
+
+export function jobDir(paths: SpotPaths, jobId: string): string {
+  if (!RUN_ID_PATTERN.test(jobId) || jobId.includes("..")) {
+    throw new SpotError("JOB_NOT_FOUND", `Cannot find job "${jobId}": not a job id`, { details: { jobId } });
+  }
+  return join(jobsDir(paths), jobId);
+}
+
+export const jobFile = (paths: SpotPaths, jobId: string, name: string) => join(jobDir(paths, jobId), name);
+
+export function newJobId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  return `job-${stamp}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+export async function createJob(paths: SpotPaths, job: StoredJob, at: string): Promise<JobState> {
+  await Deno.mkdir(jobDir(paths, job.jobId), { recursive: true, mode: 0o700 });
+  const state: JobState = {
+    schemaVersion: 1,
+    jobId: job.jobId,
+    status: "created",
+    createdAt: at,
+    updatedAt: at,
+    tasks: Object.fromEntries(job.tasks.map((t) => [t.id, { state: "queued" }])),
+  };
+  await writeJsonAtomic(jobFile(paths, job.jobId, "job.json"), job);
+  await writeJsonAtomic(jobFile(paths, job.jobId, "state.json"), state);
+  await appendEvent(paths, job.jobId, { at, type: "job", state: "created" });
+  return state;
+}
+
+export async function loadJob(paths: SpotPaths, jobId: string): Promise<{ job: StoredJob; state: JobState }> {
+  const job = await readJsonFile<StoredJob>(jobFile(paths, jobId, "job.json"));
+  const state = await readJsonFile<JobState>(jobFile(paths, jobId, "state.json"));
+  if (!job || !state) {
+    throw new SpotError("JOB_NOT_FOUND", `Cannot find job "${jobId}": no such job in ${jobsDir(paths)}`, {
+      details: { jobId },
+    });
+  }
+  return { job, state };
+}
+
+/** Short critical sections of every writer of the job (coordinator, add, cancel). */
+export function jobLock(paths: SpotPaths, jobId: string): Promise<HeldLock> {
+  return lockBlocking(jobFile(paths, jobId, "job.lock"));
+}
+
+/** Reads, changes and writes the job under its lock; `change` may also rewrite job.json (add). */
+export function updateJob(
+  paths: SpotPaths,
+  jobId: string,
+  change: (job: StoredJob, state: JobState) => { job?: StoredJob; state: JobState },
+): Promise<{ job: StoredJob; state: JobState }> {
+  return withLock(jobLock(paths, jobId), async () => {
+    const loaded = await loadJob(paths, jobId);
+    const next = change(loaded.job, loaded.state);
+    if (next.job) await writeJsonAtomic(jobFile(paths, jobId, "job.json"), next.job);
+    await writeJsonAtomic(jobFile(paths, jobId, "state.json"), next.state);
+    return { job: next.job ?? loaded.job, state: next.state };
+  });
+}
+
+export function appendEvent(paths: SpotPaths, jobId: string, event: JobEvent): Promise<void> {
+  return appendJsonLine(jobFile(paths, jobId, "events.jsonl"), event);
+}
+
+export function readEvents(paths: SpotPaths, jobId: string): Promise<JobEvent[]> {
+  return readJsonLines<JobEvent>(jobFile(paths, jobId, "events.jsonl"));
+}
+
+/** True while a coordinator holds the job (its lock is taken). */
+export async function coordinatorAlive(paths: SpotPaths, jobId: string): Promise<boolean> {
+  const file = await Deno.open(jobFile(paths, jobId, "coordinator.lock"), {
+    read: true,
+    write: true,
+    create: true,
+  });
+  try {
+    const free = await file.tryLock(true);
+    return !free;
+  } finally {
+    file.close();
+  }
+}
+
+/** The coordinator's hold on the job; JOB_RUNNING when another has it. */
+export async function holdCoordinator(paths: SpotPaths, jobId: string): Promise<HeldLock> {
+  const file = await Deno.open(jobFile(paths, jobId, "coordinator.lock"), {
+    read: true,
+    write: true,
+    create: true,
+  });
+  if (!(await file.tryLock(true))) {
+    file.close();
+    throw new SpotError(
+      "JOB_RUNNING",
+      `Cannot coordinate job "${jobId}": its coordinator is already running`,
+      {
+        details: { jobId, nextCommand: `spot job status ${jobId}` },
+      },
+    );
+  }
+  return { release: () => file.close() };
+}

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { isSpotError } from "../errors.ts";
+import { Job } from "../schemas/job/job.ts";
+import { resolvePaths } from "../store/paths.ts";
+import {
+  coordinatorAlive,
+  createJob,
+  holdCoordinator,
+  jobDir,
+  loadJob,
+  newJobId,
+  readEvents,
+  updateJob,
+} from "./store.ts";
+
+async function fixture() {
+  const dir = await Deno.makeTempDir();
+  const paths = resolvePaths((n) => n === "PI_WORKER_STATE_DIR" ? dir : n === "HOME" ? dir : undefined);
+  const job = {
+    ...Job.parse({ approval: "me", tasks: [{ id: "s", role: "scout", task: "look", acceptance: ["seen"] }] }),
+    jobId: newJobId(),
+    cwd: dir,
+  };
+  return { paths, job };
+}
+
+Deno.test("a job is created queued, updated under its lock, and its events are kept", async () => {
+  const { paths, job } = await fixture();
+  await createJob(paths, job, "2025-01-01T00:00:00Z");
+  assert.deepEqual((await loadJob(paths, job.jobId)).state.tasks, { s: { state: "queued" } });
+  await updateJob(paths, job.jobId, (_, state) => ({
+    state: { ...state, tasks: { s: { state: "running", runId: "r-1" } } },
+  }));
+  assert.equal((await loadJob(paths, job.jobId)).state.tasks.s.runId, "r-1");
+  assert.deepEqual((await readEvents(paths, job.jobId)).map((e) => e.state), ["created"]);
+  await assert.rejects(loadJob(paths, "job-none"), (e) => isSpotError(e, "JOB_NOT_FOUND"));
+  assert.throws(() => jobDir(paths, "../x"), (e) => isSpotError(e, "JOB_NOT_FOUND"));
+});
+
+Deno.test("one coordinator per job: a second is refused while the first holds it", async () => {
+  const { paths, job } = await fixture();
+  await createJob(paths, job, "2025-01-01T00:00:00Z");
+  assert.equal(await coordinatorAlive(paths, job.jobId), false);
+  const held = await holdCoordinator(paths, job.jobId);
+  assert.equal(await coordinatorAlive(paths, job.jobId), true);
+  await assert.rejects(holdCoordinator(paths, job.jobId), (e) => isSpotError(e, "JOB_RUNNING"));
+  held.release();
+  assert.equal(await coordinatorAlive(paths, job.jobId), false);
+});

@@ -1,0 +1,115 @@
+/**
+ * One task as a spot run: a contract written from the task (a builder may change only what it owns), the run
+ * prepared and its worker's turn run like any other, then the task judged. A builder's work is verified by
+ * spot (`verify`: the scans and its checks) and fails with the paths when it wrote outside its ownership; a
+ * read-only role fails when its worktree changed at all.
+ */
+import { join } from "../base/path.ts";
+import { isSpotError } from "../errors.ts";
+import { computeDelta } from "../git/delta.ts";
+import { worktreeOf } from "../lifecycle/worktree.ts";
+import type { TaskContractInput } from "../schemas/task_contract.ts";
+import type { JobTask } from "../schemas/job/task.ts";
+import type { SpotContext } from "../store/context.ts";
+import { writeJsonAtomic } from "../store/files.ts";
+import { prepare } from "../verbs/prepare.ts";
+import { runWorker } from "../verbs/run.ts";
+import { verifyRun } from "../verbs/verify.ts";
+import { taskPrompt } from "./prompt.ts";
+import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
+import { owns } from "./validate.ts";
+
+/** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
+const MAX_SUMMARY = 8000;
+
+function contractOf(job: StoredJob, task: JobTask, runId: string): TaskContractInput {
+  const checks = task.checks?.length
+    ? task.checks.map((c) => ({ argv: c.argv, timeoutSeconds: Math.ceil(c.timeoutMs / 1000) }))
+    // The parent said why this builder has no checks (noChecksReason); the run still needs one to exist.
+    : [{ argv: ["true"], timeoutSeconds: 10 }];
+  return {
+    schemaVersion: 1,
+    runId,
+    repositoryRoot: job.cwd,
+    goal: `${task.role} task "${task.id}" of job ${job.jobId}: ${task.task}`.slice(0, 4000),
+    allowedPaths: task.ownership?.flatMap((p) => [p.replace(/\/$/, ""), `${p.replace(/\/$/, "")}/**`]) ??
+      ["**"],
+    acceptanceCriteria: task.acceptance,
+    verification: checks,
+    risk: "low",
+  };
+}
+
+/** Paths a diff touches (both sides of a rename). */
+export function diffPaths(diff: string): string[] {
+  const out = new Set<string>();
+  for (const m of diff.matchAll(/^diff --git a\/(.+?) b\/(.+)$/gm)) {
+    out.add(m[1]);
+    out.add(m[2]);
+  }
+  return [...out].sort();
+}
+
+async function finalText(ctx: SpotContext, runId: string): Promise<string> {
+  const events = await ctx.store.events(runId);
+  const last = events.findLast((e) => e.type === "worker_result");
+  return (last && "text" in last ? last.text ?? "" : "").slice(0, MAX_SUMMARY);
+}
+
+const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
+  state: "failed",
+  reason,
+  ...extra,
+});
+
+export async function runTask(
+  ctx: SpotContext,
+  job: StoredJob,
+  task: JobTask,
+  options: { runId: string; before: { id: string; record: TaskRecord }[] },
+): Promise<TaskRecord> {
+  const { runId } = options;
+  try {
+    const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const taskFile = join(dir, "task.json");
+    await writeJsonAtomic(taskFile, contractOf(job, task, runId));
+    await prepare(ctx, {
+      taskFile,
+      runId,
+      profile: task.model?.profile ?? job.config.profile,
+      model: task.model?.id,
+      sandbox: job.config.sandbox,
+      selectWorker: false,
+      selectModel: false,
+    });
+    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before) });
+    const summary = await finalText(ctx, runId);
+    const state = await ctx.store.load(runId);
+    const changed = diffPaths(
+      (await computeDelta(await worktreeOf(state), state.workerBaseRevision, ctx.store.dir(runId))).diff,
+    );
+    if (task.role !== "builder") {
+      if (changed.length) {
+        return fail(`OWNERSHIP_VIOLATED: a ${task.role} may not write, and changed ${changed.join(", ")}`, {
+          runId,
+          changedFiles: changed,
+        });
+      }
+      return { state: "succeeded", runId, summary };
+    }
+    const outside = changed.filter((f) => !(task.ownership ?? []).some((o) => owns(o, f)));
+    if (outside.length) {
+      return fail(`OWNERSHIP_VIOLATED: wrote outside its ownership: ${outside.join(", ")}`, {
+        runId,
+        changedFiles: changed,
+      });
+    }
+    const verified = await verifyRun(ctx, runId);
+    if (!verified.passed) return fail("VERIFICATION_FAILED: spot's checks or scans did not pass", { runId });
+    return { state: "succeeded", runId, summary, changedFiles: changed };
+  } catch (error) {
+    const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);
+    return fail(reason.split("\n")[0].slice(0, 500), { runId });
+  }
+}

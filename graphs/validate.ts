@@ -1,0 +1,147 @@
+/**
+ * The rules of a job's graph that no single task can check: unique ids, `after` naming known tasks, no cycle,
+ * a reviewer's target a builder, and builders that may run at once owning disjoint paths. Pure: the loader
+ * (graphs/load.ts) turns the issues into one refusal with the line:col of each.
+ */
+import type { ErrorCode } from "../errors.ts";
+import type { JobTask } from "../schemas/job/task.ts";
+
+export interface GraphIssue {
+  code: Extract<ErrorCode, "JOB_INVALID" | "JOB_CYCLE" | "OWNERSHIP_OVERLAP">;
+  /** Where in the job file: `["tasks", 2, "after", 0]`. */
+  path: (string | number)[];
+  message: string;
+}
+
+type Task = Pick<JobTask, "id" | "role" | "after"> & Partial<Pick<JobTask, "ownership" | "reviewOf">>;
+
+/** True when `path` is the entry itself or lies under it (an entry is a file or a directory prefix). */
+export function owns(entry: string, path: string): boolean {
+  const prefix = entry.replace(/\/$/, "");
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** Two entries overlap when one owns the other. */
+export function overlaps(a: string, b: string): boolean {
+  return owns(a, b.replace(/\/$/, "")) || owns(b, a.replace(/\/$/, ""));
+}
+
+/** The first cycle through `after`, as ids (`["a", "b", "a"]`), or null. Unknown ids are ignored. */
+export function findCycle(tasks: readonly Task[]): string[] | null {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (id: string): string[] | null => {
+    if (state.get(id) === "done") return null;
+    if (state.get(id) === "open") return [...stack.slice(stack.indexOf(id)), id];
+    state.set(id, "open");
+    stack.push(id);
+    for (const next of byId.get(id)?.after ?? []) {
+      if (!byId.has(next)) continue;
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(id, "done");
+    return null;
+  };
+  for (const t of tasks) {
+    const cycle = visit(t.id);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** Every task's transitive predecessors (the graph must be acyclic). */
+export function ancestors(tasks: readonly Task[]): Map<string, Set<string>> {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const out = new Map<string, Set<string>>();
+  const of = (id: string): Set<string> => {
+    const known = out.get(id);
+    if (known) return known;
+    const set = new Set<string>();
+    out.set(id, set);
+    for (const p of byId.get(id)?.after ?? []) {
+      if (!byId.has(p)) continue;
+      set.add(p);
+      for (const q of of(p)) set.add(q);
+    }
+    return set;
+  };
+  for (const t of tasks) of(t.id);
+  return out;
+}
+
+function referenceIssues(tasks: readonly Task[]): GraphIssue[] {
+  const issues: GraphIssue[] = [];
+  const first = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    if (first.has(t.id)) {
+      issues.push({
+        code: "JOB_INVALID",
+        path: ["tasks", i, "id"],
+        message: `"${t.id}" is already the id of task ${first.get(t.id)}`,
+      });
+    } else first.set(t.id, i);
+  });
+  tasks.forEach((t, i) => {
+    t.after.forEach((id, k) => {
+      const message = id === t.id
+        ? `"${id}" cannot wait for itself`
+        : !first.has(id)
+        ? `"${id}" is not a task of this job`
+        : null;
+      if (message) issues.push({ code: "JOB_INVALID", path: ["tasks", i, "after", k], message });
+    });
+    if (t.reviewOf !== undefined && first.has(t.reviewOf)) {
+      const target = tasks[first.get(t.reviewOf)!];
+      if (target.role !== "builder") {
+        issues.push({
+          code: "JOB_INVALID",
+          path: ["tasks", i, "reviewOf"],
+          message: `"${t.reviewOf}" is a ${target.role}; a reviewer reviews a builder`,
+        });
+      }
+    }
+  });
+  return issues;
+}
+
+function overlapIssues(tasks: readonly Task[]): GraphIssue[] {
+  const issues: GraphIssue[] = [];
+  const before = ancestors(tasks);
+  const builders = tasks.map((t, i) => ({ t, i })).filter(({ t }) => t.role === "builder");
+  for (let b = 0; b < builders.length; b++) {
+    for (let a = 0; a < b; a++) {
+      const [x, y] = [builders[a].t, builders[b].t];
+      if (before.get(x.id)?.has(y.id) || before.get(y.id)?.has(x.id)) continue;
+      (y.ownership ?? []).forEach((entry, k) => {
+        const other = (x.ownership ?? []).find((e) => overlaps(e, entry));
+        if (other === undefined) return;
+        issues.push({
+          code: "OWNERSHIP_OVERLAP",
+          path: ["tasks", builders[b].i, "ownership", k],
+          message: `"${entry}" overlaps "${other}" of builder "${x.id}", and neither waits for the other: ` +
+            `give them disjoint paths or order them with after`,
+        });
+      });
+    }
+  }
+  return issues;
+}
+
+/** Every problem of the graph; empty when it may run. */
+export function validateGraph(tasks: readonly Task[]): GraphIssue[] {
+  const issues = referenceIssues(tasks);
+  const cycle = findCycle(tasks);
+  if (cycle) {
+    const i = tasks.findIndex((t) => t.id === cycle[0]);
+    issues.push({
+      code: "JOB_CYCLE",
+      path: ["tasks", i, "after"],
+      message: `the tasks wait for each other in a cycle: ${cycle.join(" -> ")}`,
+    });
+    return issues; // ordering is undefined in a cycle, so overlap cannot be judged
+  }
+  return [...issues, ...overlapIssues(tasks)];
+}

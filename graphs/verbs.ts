@@ -1,0 +1,164 @@
+/**
+ * `spot job init|add|start|wait|status|cancel`: thin verbs over the job store. `start` starts the coordinator
+ * detached (like `spot agent start` starts its driver) and returns at once; `wait` blocks up to its window and
+ * fails (`JOB_FAILED`) when the job settled with a task that did not succeed.
+ */
+import { resolve } from "../base/path.ts";
+import { SpotError } from "../errors.ts";
+import { toplevel } from "../git/repo.ts";
+import { spotArgv, startTicks } from "../agents/launch.ts";
+import { spawnDetached } from "../sandbox/spawn.ts";
+import type { SpotContext } from "../store/context.ts";
+import { parseAddedTask, parseJob } from "./load.ts";
+import {
+  appendEvent,
+  coordinatorAlive,
+  createJob,
+  jobDir,
+  type JobState,
+  loadJob,
+  newJobId,
+  updateJob,
+} from "./store.ts";
+import { TERMINAL } from "./schedule.ts";
+
+/** `FILE` or `-` (stdin): the text and the name messages use. */
+async function readInput(ctx: SpotContext, file: string, stdin: () => Promise<string>) {
+  if (file === "-") return { text: await stdin(), name: "-" };
+  const path = resolve(ctx.cwd, file);
+  try {
+    return { text: await Deno.readTextFile(path), name: path };
+  } catch (error) {
+    throw new SpotError("JOB_INVALID", `Cannot read "${path}": ${(error as Error).message}`);
+  }
+}
+
+export const readStdin = async () => await new Response(Deno.stdin.readable).text();
+
+export interface JobView {
+  jobId: string;
+  status: JobState["status"];
+  reason?: string;
+  coordinatorAlive: boolean;
+  jobDir: string;
+  tasks: {
+    id: string;
+    role: string;
+    state: string;
+    reason?: string;
+    runId?: string;
+    changedFiles?: string[];
+  }[];
+}
+
+async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
+  const { job, state } = await loadJob(ctx.paths, jobId);
+  return {
+    jobId,
+    status: state.status,
+    ...(state.reason ? { reason: state.reason } : {}),
+    coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
+    jobDir: jobDir(ctx.paths, jobId),
+    tasks: job.tasks.map((t) => {
+      const r = state.tasks[t.id];
+      return {
+        id: t.id,
+        role: t.role,
+        state: r.state,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.runId ? { runId: r.runId } : {}),
+        ...(r.changedFiles ? { changedFiles: r.changedFiles } : {}),
+      };
+    }),
+  };
+}
+
+export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {
+  const input = await readInput(ctx, file, stdin);
+  const job = await parseJob(input.text, input.name);
+  const cwd = await toplevel(job.cwd ?? ctx.cwd);
+  const jobId = newJobId();
+  await createJob(ctx.paths, { ...job, cwd, jobId }, ctx.now());
+  return { jobId, cwd, tasks: job.tasks.length, jobDir: jobDir(ctx.paths, jobId) };
+}
+
+export async function addTask(ctx: SpotContext, jobId: string, file: string, stdin = readStdin) {
+  const input = await readInput(ctx, file, stdin);
+  const { job: before } = await loadJob(ctx.paths, jobId);
+  const task = await parseAddedTask(input.text, input.name, before.tasks);
+  if (task.role === "builder" && !before.allowWrites) {
+    throw new SpotError("JOB_INVALID", `Cannot add builder "${task.id}": job ${jobId} does not allow writes`);
+  }
+  await updateJob(ctx.paths, jobId, (job, state) => {
+    if (TERMINAL.has(state.tasks[task.id]?.state) || job.tasks.some((t) => t.id === task.id)) {
+      throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} already has it`);
+    }
+    if (state.status !== "created" && state.status !== "running") {
+      throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} is ${state.status}`);
+    }
+    return {
+      job: { ...job, tasks: [...job.tasks, task] },
+      state: { ...state, updatedAt: ctx.now(), tasks: { ...state.tasks, [task.id]: { state: "queued" } } },
+    };
+  });
+  return { jobId, taskId: task.id };
+}
+
+export async function startJob(ctx: SpotContext, jobId: string) {
+  const { job, state } = await loadJob(ctx.paths, jobId);
+  if (await coordinatorAlive(ctx.paths, jobId)) {
+    throw new SpotError("JOB_RUNNING", `Cannot start job "${jobId}": its coordinator is already running`);
+  }
+  if (state.status === "succeeded" || state.status === "cancelled") {
+    throw new SpotError("JOB_INVALID", `Cannot start job "${jobId}": it is ${state.status}`);
+  }
+  const started = spawnDetached([...spotArgv(), "job", "coordinate", jobId], {
+    cwd: job.cwd,
+    env: Deno.env.toObject(),
+  });
+  if (started.pid === null) {
+    throw new SpotError(
+      "STEP_FAILED",
+      `Cannot start job "${jobId}": ${started.spawnError ?? "unknown error"}`,
+    );
+  }
+  return { jobId, pid: started.pid, procStart: startTicks(started.pid), jobDir: jobDir(ctx.paths, jobId) };
+}
+
+export function jobStatus(ctx: SpotContext, jobId: string): Promise<JobView> {
+  return view(ctx, jobId);
+}
+
+export async function waitJob(ctx: SpotContext, jobId: string, options: { timeoutMs?: number } = {}) {
+  const end = Date.now() + (options.timeoutMs ?? 1000);
+  for (;;) {
+    const v = await view(ctx, jobId);
+    const settled = v.status === "succeeded" || v.status === "failed" || v.status === "cancelled";
+    if (settled) {
+      if (v.status === "succeeded") return { ...v, waiting: false };
+      const bad = v.tasks.filter((t) => t.state !== "succeeded").map((t) => `${t.id} ${t.state}`);
+      throw new SpotError("JOB_FAILED", `Job "${jobId}" ended ${v.status}: ${bad.join(", ")}`, {
+        details: { ...v, waiting: false },
+      });
+    }
+    if (Date.now() >= end) return { ...v, waiting: true };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function cancelJob(ctx: SpotContext, jobId: string) {
+  const at = ctx.now();
+  const { state } = await updateJob(ctx.paths, jobId, (_, state) => {
+    if (state.status === "succeeded" || state.status === "failed") return { state };
+    const tasks = Object.fromEntries(
+      Object.entries(state.tasks).map((
+        [id, t],
+      ) => [id, t.state === "queued" ? { ...t, state: "cancelled" as const } : t]),
+    );
+    return {
+      state: { ...state, status: "cancelled", reason: "cancelled by spot job cancel", updatedAt: at, tasks },
+    };
+  });
+  await appendEvent(ctx.paths, jobId, { at, type: "job", state: state.status });
+  return { jobId, status: state.status };
+}

@@ -1,0 +1,159 @@
+/**
+ * `spot job` through the CLI with the replay worker: a scout, two builders with disjoint ownership and a
+ * reviewer run as spot runs under a detached coordinator; the refusals end with their own codes.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  type CliResult,
+  makeRepo,
+  spot,
+  type SpotEnv,
+  spotEnv,
+  writeEpisode,
+  writeJson,
+} from "../helpers.ts";
+
+const FILES = {
+  "api/x.ts": "export const x = 1;\n",
+  "ui/y.ts": "export const y = 1;\n",
+  "README.md": "# r\n",
+};
+
+async function episode(dir: string, name: string, ops: Record<string, unknown>[]): Promise<string> {
+  const file = join(dir, `${name}.jsonl`);
+  await writeEpisode(file, [...ops, {
+    op: "usage",
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    costUsd: 0,
+  }]);
+  return file;
+}
+
+const say = (text: string) => ({ op: "say", text });
+const write = (path: string, content: string) => ({ op: "write", path, content });
+const replay = (id: string) => ({ profile: "replay", id });
+
+async function setup() {
+  const env = await spotEnv({ maxConcurrentRuns: 16, sandbox: "none" });
+  const repo = await makeRepo(FILES, env.dir);
+  return { env, repo };
+}
+
+function task(id: string, role: string, extra: Record<string, unknown> = {}) {
+  return { id, role, task: `Do the ${id} part`, acceptance: [`${id} done`], ...extra };
+}
+
+async function fourTasks(dir: string, builderUi: Record<string, unknown>[]) {
+  return [
+    task("scout", "scout", { model: replay(await episode(dir, "scout", [say("x lives in api/x.ts")])) }),
+    task("api", "builder", {
+      after: ["scout"],
+      ownership: ["api"],
+      checks: [{ id: "x", argv: ["grep", "-rq", "x = 2", "."] }],
+      model: replay(await episode(dir, "api", [write("api/x.ts", "export const x = 2;\n"), say("x is 2")])),
+    }),
+    task("ui", "builder", {
+      after: ["scout"],
+      ownership: ["ui/"],
+      noChecksReason: "a constant",
+      model: replay(await episode(dir, "ui", builderUi)),
+    }),
+    task("review", "reviewer", {
+      after: ["api", "ui"],
+      reviewOf: "api",
+      model: replay(await episode(dir, "review", [say("approve")])),
+    }),
+  ];
+}
+
+async function init(env: SpotEnv, repo: string, job: Record<string, unknown>): Promise<CliResult> {
+  const file = join(env.dir, `job-${crypto.randomUUID()}.json`);
+  await writeJson(file, { approval: "the test", cwd: repo, noIntegratedChecksReason: "test", ...job });
+  return await spot(env, repo, "job", "init", file);
+}
+
+async function runToEnd(env: SpotEnv, repo: string, jobId: string): Promise<CliResult> {
+  const start = await spot(env, repo, "job", "start", jobId);
+  assert.equal(start.code, 0, start.stderr);
+  return await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
+}
+
+const code = (r: CliResult) => (r.json.error as { code: string } | undefined)?.code;
+
+Deno.test("job: scout, two disjoint builders and a reviewer run in order as spot runs", async () => {
+  const { env, repo } = await setup();
+  const tasks = await fourTasks(env.dir, [write("ui/y.ts", "export const y = 2;\n"), say("y is 2")]);
+  const created = await init(env, repo, { allowWrites: true, tasks });
+  assert.equal(created.code, 0, created.stderr);
+  const jobId = String(created.json.jobId);
+  const done = await runToEnd(env, repo, jobId);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  const tasksOut = done.json.tasks as { id: string; state: string; runId: string; changedFiles?: string[] }[];
+  assert.deepEqual(tasksOut.map((t) => `${t.id}:${t.state}`), [
+    "scout:succeeded",
+    "api:succeeded",
+    "ui:succeeded",
+    "review:succeeded",
+  ]);
+  assert.deepEqual(tasksOut.find((t) => t.id === "api")!.changedFiles, ["api/x.ts"]);
+  // Each task is a run of its own; the order is the graph's: the builders started after the scout ended.
+  const events = (await Deno.readTextFile(join(env.stateDir, "jobs", jobId, "events.jsonl")))
+    .trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "task").map((e) =>
+      `${e.id}:${e.state}`
+    );
+  assert.ok(events.indexOf("scout:succeeded") < events.indexOf("api:running"), events.join(" "));
+  assert.ok(events.indexOf("ui:succeeded") < events.indexOf("review:running"), events.join(" "));
+  const reviewPrompt = await Deno.readTextFile(
+    join(env.stateDir, "runs", tasksOut[3].runId, "prompt-run-r0.md"),
+  );
+  assert.match(reviewPrompt, /## What "api" reported\nx is 2\nChanged: api\/x\.ts/);
+  // The user's checkout is untouched until integration.
+  assert.equal(await Deno.readTextFile(join(repo, "api/x.ts")), FILES["api/x.ts"]);
+});
+
+Deno.test("job: a builder writing outside its ownership fails with the paths, and blocks its reviewer", async () => {
+  const { env, repo } = await setup();
+  const tasks = await fourTasks(env.dir, [
+    write("ui/y.ts", "export const y = 2;\n"),
+    write("README.md", "# x\n"),
+  ]);
+  const created = await init(env, repo, { allowWrites: true, tasks });
+  const done = await runToEnd(env, repo, String(created.json.jobId));
+  assert.equal(done.code, 3, done.stdout + done.stderr);
+  assert.equal(code(done), "JOB_FAILED");
+  const out = (done.json.error as { details: { tasks: { id: string; state: string; reason?: string }[] } })
+    .details.tasks;
+  const ui = out.find((t) => t.id === "ui")!;
+  assert.equal(ui.state, "failed");
+  assert.match(ui.reason!, /^OWNERSHIP_VIOLATED: wrote outside its ownership: README\.md$/);
+  const review = out.find((t) => t.id === "review")!;
+  assert.equal(review.state, "blocked");
+  assert.match(review.reason!, /after "ui" failed: OWNERSHIP_VIOLATED/);
+});
+
+Deno.test("job init refuses overlapping ownership and cycles before anything runs", async () => {
+  const { env, repo } = await setup();
+  const b = (id: string, ownership: string[], after: string[] = []) =>
+    task(id, "builder", { ownership, after, noChecksReason: "n" });
+  const overlap = await init(env, repo, {
+    allowWrites: true,
+    tasks: [b("a", ["api"]), b("c", ["api/x.ts"])],
+  });
+  assert.equal(overlap.code, 2);
+  assert.equal(code(overlap), "OWNERSHIP_OVERLAP");
+  const cycle = await init(env, repo, {
+    allowWrites: true,
+    tasks: [b("a", ["api"], ["c"]), b("c", ["ui"], ["a"])],
+  });
+  assert.equal(code(cycle), "JOB_CYCLE");
+  assert.match(
+    (cycle.json.error as { message: string }).message,
+    /:\d+:\d+ tasks\[0\]\.after: .*a -> c -> a/,
+  );
+  const jobs = await Array.fromAsync(Deno.readDir(join(env.stateDir, "jobs"))).catch(() => []);
+  assert.equal(jobs.length, 0, "a refused job was created");
+});
