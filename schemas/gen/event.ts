@@ -123,6 +123,6 @@ at: string
 runId: string
 type: "agent"
 name: string
-state: ("started" | "settled" | "stopped" | "sent")
+state: ("started" | "settled" | "stopped" | "sent" | "redispatched")
 line?: string
 })
