@@ -5,7 +5,7 @@
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
-import { settingEnv, settingFlags } from "./settings.ts";
+import { settingEnv, settingFlags } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 
 /** Claude retries 10 times over about 3 minutes by default; spot retries transient failures itself. */

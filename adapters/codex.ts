@@ -6,7 +6,7 @@
 import { join } from "../base/path.ts";
 import { finishCodex, parseCodexLine } from "./streams/codex.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
-import { configSetting } from "./settings.ts";
+import { configSetting } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 /** codex's own defaults are 4 request and 5 stream retries; spot retries transient failures itself too. */

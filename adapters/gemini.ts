@@ -7,7 +7,7 @@
 import { join } from "../base/path.ts";
 import { finishGemini, parseGeminiLine } from "./streams/gemini.ts";
 import { homeEnv, promptText, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
-import { configSetting } from "./settings.ts";
+import { configSetting } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
 /** gemini retries a rate limit with growing gaps for minutes; spot retries transient failures itself. */

@@ -8,7 +8,7 @@
 import { join } from "../base/path.ts";
 import { finishKimi, parseKimiLine } from "./streams/kimi.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
-import { configSetting } from "./settings.ts";
+import { configSetting } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** Kimi's provider types for each wire protocol; the Kimi API itself is OpenAI-shaped. */

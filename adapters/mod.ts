@@ -18,7 +18,7 @@ import type { WorkerAdapter } from "./types.ts";
 import { zcodeAdapter } from "./zcode.ts";
 
 export * from "./types.ts";
-export { type SessionSupport, sessionSupport } from "./sessions.ts";
+export { type SessionSupport, sessionSupport } from "./capabilities/sessions.ts";
 export { classify, type ClassifyHints, resetTime } from "./streams/classify.ts";
 export { finishPi, parsePiLine, TOOL_OUTPUT_CAP } from "./streams/pi.ts";
 export {

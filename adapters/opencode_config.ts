@@ -1,7 +1,7 @@
 /** The opencode.json (and kilo.json) spot writes for a run: one provider, fixed permissions, no sharing. */
 import type { LaunchSpec, ProviderType } from "./types.ts";
 import { seconds } from "./plan_util.ts";
-import { configSetting } from "./settings.ts";
+import { configSetting } from "./capabilities/settings.ts";
 
 /** The AI SDK package each wire protocol needs; all of them ship inside the binary. */
 const SDK: Record<ProviderType, string> = {
@@ -27,7 +27,7 @@ export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<stri
     ...(timeout ? { headerTimeout: timeout, chunkTimeout: timeout } : {}),
   };
   const declared: Record<string, unknown> = { options };
-  // opencode and kilo share one row of adapters/settings.ts.
+  // opencode and kilo share one row of adapters/capabilities/settings.ts.
   const effort = configSetting("opencode", spec.profile, "reasoningEffort");
   const steps = configSetting("opencode", spec.profile, "maxTurns");
   if (baseUrl) {

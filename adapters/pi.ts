@@ -5,7 +5,7 @@
  */
 import { join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
-import { configSetting, settingFlags } from "./settings.ts";
+import { configSetting, settingFlags } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
 
 /** pi's default reasoning effort is low; coding tasks benefit from more. */
@@ -67,7 +67,7 @@ function models(spec: LaunchSpec, baseUrl: string): string {
 function plan(spec: LaunchSpec): LaunchPlan {
   const { profile, homeDir } = spec;
   const tools = spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS;
-  // reasoningEffort is --thinking (adapters/settings.ts); the pi-only `thinking` and the default fill in.
+  // reasoningEffort is --thinking (adapters/capabilities/settings.ts); the pi-only `thinking` and the default fill in.
   const effort = settingFlags("pi", { reasoningEffort: profile.reasoningEffort });
   const argv = [
     spec.binary,

@@ -9,7 +9,7 @@
  */
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
-import { settingFlags } from "./settings.ts";
+import { settingFlags } from "./capabilities/settings.ts";
 import type {
   DetectInfo,
   LaunchPlan,

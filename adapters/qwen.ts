@@ -6,7 +6,7 @@
 import { join } from "../base/path.ts";
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, promptText, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
-import { configSetting, settingFlags } from "./settings.ts";
+import { configSetting, settingFlags } from "./capabilities/settings.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
 
 const DEFAULT_RETRIES = 1;

@@ -48,7 +48,7 @@ export interface AdapterProfile {
   maxRetries?: number;
   /** The CLI's own per-request timeout; unset keeps the CLI's default. */
   requestTimeoutSeconds?: number;
-  /** Passed the way adapters/settings.ts says; a profile whose CLI has no way is refused at config load. */
+  /** Passed the way adapters/capabilities/settings.ts says; a profile whose CLI has no way is refused at config load. */
   reasoningEffort?: string;
   maxContextSize?: number;
   /** The profile's `limits.maxTurns`. */
@@ -79,7 +79,7 @@ export interface LaunchSpec {
   apiKey?: string;
   /** The launch runs inside spot's OS sandbox: a CLI's own sandbox would nest and fail, so it stands down. */
   osSandbox?: boolean;
-  /** A session an earlier turn of this run left, to continue (`spot agent send`); see `adapters/sessions.ts`. */
+  /** A session an earlier turn of this run left, to continue (`spot agent send`); see `adapters/capabilities/sessions.ts`. */
   resumeSession?: string;
 }
 

@@ -6,7 +6,7 @@
  * resume a session (CAPABILITY_MISMATCH), and for a run that has moved on.
  */
 import { resolve } from "../base/path.ts";
-import { sessionSupport } from "../adapters/sessions.ts";
+import { sessionSupport } from "../adapters/capabilities/sessions.ts";
 import { SpotError } from "../errors.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import type { SpotContext } from "../store/context.ts";

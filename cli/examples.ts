@@ -36,6 +36,7 @@ export const EXAMPLES: Record<string, string> = {
   "agent peek": "spot agent peek fix-add",
   "agent ls": "spot agent ls --json",
   "agent watch": "spot agent watch fix-add docs-pass --interval 10",
+  "agent send": "spot agent send fix-add follow-up.md",
   "agent stop": "spot agent stop fix-add",
   "job init": "spot job init job.json",
   "job add": "spot job add job-20250101-120000-a1b2c3 task.json",

@@ -20,7 +20,7 @@ export const VALIDATING_SOURCES = [
   "../schemas/task_contract.ts",
   "../schemas/constants.ts",
   "../errors.ts",
-  "../adapters/settings.ts",
+  "../adapters/capabilities/settings.ts",
   "../deno.json",
 ];
 

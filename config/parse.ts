@@ -3,7 +3,7 @@
  * names that point at profiles checked. The heavy half of loading (zod, jsonc-parser): config/load.ts asks
  * its cache first and imports this only on a miss.
  */
-import { settingProblems } from "../adapters/settings.ts";
+import { settingProblems } from "../adapters/capabilities/settings.ts";
 import { SpotError } from "../errors.ts";
 import { Config, Profile } from "../schemas/config.ts";
 import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
@@ -16,7 +16,7 @@ const BUILT_IN_DEFAULT = Config.parse({}).defaultProfile;
 
 /**
  * Names that point at profiles must point at real ones (replay always exists), and every setting a
- * profile gives its worker must have a way to reach that CLI (adapters/settings.ts).
+ * profile gives its worker must have a way to reach that CLI (adapters/capabilities/settings.ts).
  */
 const WithReferences = Config.superRefine((config, ctx) => {
   const known = (name: string) => name === "replay" || Object.hasOwn(config.profiles, name);

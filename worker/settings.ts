@@ -1,9 +1,9 @@
 /**
- * The profile settings a worker launch carries (adapters/settings.ts says how each reaches its CLI):
+ * The profile settings a worker launch carries (adapters/capabilities/settings.ts says how each reaches its CLI):
  * the profile's own, with Qoder's snapped reasoningEffort and maxContextSize from routing.json when the
  * launch still runs the routed profile (a fallback profile brings its own).
  */
-import type { ProfileSettings } from "../adapters/settings.ts";
+import type { ProfileSettings } from "../adapters/capabilities/settings.ts";
 import type { Profile } from "../schemas/config.ts";
 import { readJsonFile } from "../store/files.ts";
 

@@ -1,6 +1,6 @@
 /**
  * Profile settings reach the provider: real CLIs (codex, claude, qwen, opencode, pi) run through spot with
- * reasoningEffort set (and the other settings their row of adapters/settings.ts takes), and the scripted
+ * reasoningEffort set (and the other settings their row of adapters/capabilities/settings.ts takes), and the scripted
  * server's recorded request bodies show the effort each CLI sent. Without the setting these CLIs send no
  * effort, or another one.
  */

@@ -1,8 +1,8 @@
 /** The settings table, its refusals, and how each adapter's plan carries what the table routes. */
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
-import { getAdapter } from "./mod.ts";
+import { getAdapter } from "../mod.ts";
 import { ADAPTER_SETTINGS, SETTING_KEYS, settingFlags, settingProblems } from "./settings.ts";
-import type { AdapterProfile, LaunchPlan } from "./types.ts";
+import type { AdapterProfile, LaunchPlan } from "../types.ts";
 
 const ADAPTERS = [
   "pi",
