@@ -35,7 +35,10 @@ Deno.test("the library's loop: prepare, run, verify, approve, integrate, report,
     const review = join(env.dir, "review.json");
     const body = { schemaVersion: 1, verdict: "approve", findings: [], verificationGaps: [], summary: "ok" };
     await writeJson(review, { ...body, diffSha256: "0".repeat(64) });
-    await assert.rejects(approve({ ...where, runId, review, message: "Fix add()" }), (e) => isSpotError(e));
+    await assert.rejects(
+      approve({ ...where, runId, review, message: "Fix add()" }),
+      (e) => isSpotError(e, "DIFF_CHANGED"),
+    );
     await writeJson(review, { ...body, diffSha256: verified.diffSha256 });
     await checkReviewResult(await Deno.readTextFile(review));
     await approve({ ...where, runId, review, message: "Fix add()" });
