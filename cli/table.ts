@@ -4,7 +4,7 @@ import { TOOL_COMMANDS } from "./commands_tools.ts";
 import { AGENT_COMMAND } from "./commands_agent.ts";
 import { JOB_COMMAND } from "./commands_job.ts";
 import { SpotError } from "../errors.ts";
-import { completionScript, type Shell, SHELLS } from "./completions.ts";
+import { lazy } from "../base/lazy.ts";
 import { writeOut } from "./output.ts";
 import { type CommandSpec, text } from "./spec.ts";
 
@@ -13,13 +13,17 @@ const COMPLETIONS: CommandSpec = {
   name: "completions",
   help: "Print a completion script for bash, zsh or fish",
   args: [{ name: "shell", help: "bash, zsh or fish" }],
-  run: (o) => {
+  run: async (o) => {
+    const { completionScript, SHELLS } = await lazy<typeof import("./completions.ts")>(
+      "./completions.ts",
+      import.meta.url,
+    );
     const shell = text(o, "shell");
-    if (!(SHELLS as readonly string[]).includes(shell)) {
+    const known = SHELLS.find((s) => s === shell);
+    if (!known) {
       throw new SpotError("CLI_USAGE", `Cannot complete for "${shell}": expected ${SHELLS.join(", ")}`);
     }
-    writeOut(completionScript(COMMANDS, shell as Shell));
-    return Promise.resolve();
+    writeOut(completionScript(COMMANDS, known));
   },
 };
 

@@ -9,10 +9,17 @@ import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
-import { type HeldLock, tryLockRun } from "./lock.ts";
+import type { HeldLock } from "./lock.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
-import { renderWorkerLogLine } from "./worker_log.ts";
-import { fromPiWorkerState, isPiWorkerState, withPiWorkerUsage } from "./legacy_run.ts";
+
+/** Modules a read-only verb never needs, loaded on first use (docs/performance.md). */
+const legacyRuns = () => lazy<typeof import("./legacy_run.ts")>("./legacy_run.ts", import.meta.url);
+const workerLog = () => lazy<typeof import("./worker_log.ts")>("./worker_log.ts", import.meta.url);
+const locks = () => lazy<typeof import("./lock.ts")>("./lock.ts", import.meta.url);
+
+/** spot always records `workerUsage`; only a state without it can be the original pi-worker's. */
+const maybeLegacy = (raw: unknown) =>
+  typeof raw === "object" && raw !== null && (raw as { workerUsage?: unknown }).workerUsage === undefined;
 
 export class RunStore {
   constructor(readonly paths: SpotPaths, readonly now: () => string = () => new Date().toISOString()) {}
@@ -28,8 +35,9 @@ export class RunStore {
   /** A run's state; one the original pi-worker wrote is read as spot's, marked `origin: "pi-worker"`. */
   async load(runId: string): Promise<RunState> {
     const raw = await readJsonFile<RunState>(this.file(runId, "state.json")).catch(() => null);
-    const state = isPiWorkerState(raw)
-      ? await withPiWorkerUsage(this.dir(runId), fromPiWorkerState(raw))
+    const legacy = maybeLegacy(raw) ? await legacyRuns() : null;
+    const state = legacy?.isPiWorkerState(raw)
+      ? await legacy.withPiWorkerUsage(this.dir(runId), legacy.fromPiWorkerState(raw))
       : raw;
     if (!state) {
       throw new SpotError(
@@ -56,7 +64,7 @@ export class RunStore {
   async event(runId: string, event: SpotEventInput): Promise<void> {
     const full = { ...event, at: this.now(), runId } as SpotEvent;
     await appendJsonLine(this.file(runId, "events.jsonl"), full);
-    const line = renderWorkerLogLine(full);
+    const line = (await workerLog()).renderWorkerLogLine(full);
     if (line !== null) {
       await Deno.writeTextFile(this.file(runId, "worker.log"), line + "\n", { append: true, create: true });
     }
@@ -89,7 +97,7 @@ export class RunStore {
   /** Every verb that changes a run holds this; a run spot did not write is refused (RUN_READ_ONLY). */
   async lock(runId: string): Promise<HeldLock> {
     assertSpotRun(await this.load(runId));
-    return await tryLockRun(this.file(runId, ".lock"), runId);
+    return await (await locks()).tryLockRun(this.file(runId, ".lock"), runId);
   }
 
   /** Every run's state, tolerating files caught mid-write. */
@@ -99,7 +107,8 @@ export class RunStore {
       for await (const entry of Deno.readDir(this.paths.runsDir)) {
         if (!entry.isDirectory || !RUN_ID_PATTERN.test(entry.name)) continue;
         const raw = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
-        if (isPiWorkerState(raw)) out.push(fromPiWorkerState(raw));
+        const legacy = maybeLegacy(raw) ? await legacyRuns() : null;
+        if (legacy?.isPiWorkerState(raw)) out.push(legacy.fromPiWorkerState(raw));
         else if (raw?.runId) out.push(raw);
       }
     } catch (error) {
