@@ -9,7 +9,7 @@ import { isSpotError } from "../errors.ts";
 import { computeDelta } from "../git/delta.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 import type { TaskContractInput } from "../schemas/task_contract.ts";
-import type { JobTask } from "../schemas/job/task.ts";
+import { type JobTask, READ_ONLY_ROLES } from "../schemas/job/task.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
 import { prepare } from "../verbs/prepare.ts";
@@ -83,7 +83,9 @@ export async function runTask(
       selectWorker: false,
       selectModel: false,
     });
-    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before) });
+    // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
+    const readOnly = READ_ONLY_ROLES.includes(task.role);
+    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before), readOnly });
     const summary = await finalText(ctx, runId);
     const state = await ctx.store.load(runId);
     const changed = diffPaths(
