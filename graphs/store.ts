@@ -7,6 +7,7 @@
 import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { Job } from "../schemas/job/job.ts";
+import type { TaskResult } from "../schemas/job/result.ts";
 import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic } from "../store/files.ts";
 import { type HeldLock, lockBlocking, withLock } from "../store/lock.ts";
@@ -26,6 +27,10 @@ export interface TaskRecord {
   summary?: string;
   /** What a builder changed, relative to the repository. */
   changedFiles?: string[];
+  /** The result its worker reported (schemas/job/result.ts), once read. */
+  result?: TaskResult;
+  /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
+  fingerprint?: string;
 }
 
 export interface JobState {

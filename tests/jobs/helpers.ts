@@ -32,6 +32,14 @@ export async function episode(dir: string, name: string, ops: Record<string, unk
 
 export const say = (text: string) => ({ op: "say", text });
 export const write = (path: string, content: string) => ({ op: "write", path, content });
+/** The worker's result (schemas/job/result.ts), as its final text. */
+export const result = (value: Record<string, unknown>) =>
+  say("Done.\n```json\n" + JSON.stringify({ status: "succeeded", ...value }) + "\n```");
+export const approve = (...ids: string[]) =>
+  result({
+    summary: "looks right",
+    review: ids.map((id) => ({ taskId: id, fingerprint: `{{fingerprint:${id}}}`, verdict: "approve" })),
+  });
 export const replay = (id: string) => ({ profile: "replay", id });
 
 export async function setup(sandbox: "none" | "bwrap" = "none") {
@@ -46,12 +54,23 @@ export function task(id: string, role: string, extra: Record<string, unknown> = 
 
 export async function fourTasks(dir: string, builderUi: Record<string, unknown>[]) {
   return [
-    task("scout", "scout", { model: replay(await episode(dir, "scout", [say("x lives in api/x.ts")])) }),
+    task("scout", "scout", {
+      model: replay(
+        await episode(dir, "scout", [
+          result({ summary: "x lives in api/x.ts", brief: "x lives in api/x.ts" }),
+        ]),
+      ),
+    }),
     task("api", "builder", {
       after: ["scout"],
       ownership: ["api"],
       checks: [{ id: "x", argv: ["grep", "-rq", "x = 2", "."] }],
-      model: replay(await episode(dir, "api", [write("api/x.ts", "export const x = 2;\n"), say("x is 2")])),
+      model: replay(
+        await episode(dir, "api", [
+          write("api/x.ts", "export const x = 2;\n"),
+          result({ summary: "x is 2", changedFiles: ["api/x.ts"] }),
+        ]),
+      ),
     }),
     task("ui", "builder", {
       after: ["scout"],
@@ -62,7 +81,7 @@ export async function fourTasks(dir: string, builderUi: Record<string, unknown>[
     task("review", "reviewer", {
       after: ["api", "ui"],
       reviewOf: "api",
-      model: replay(await episode(dir, "review", [say("approve")])),
+      model: replay(await episode(dir, "review", [approve("api")])),
     }),
   ];
 }

@@ -4,11 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { code, FILES, fourTasks, init, runToEnd, say, setup, task, write } from "./helpers.ts";
+import { code, FILES, fourTasks, init, result, runToEnd, setup, task, write } from "./helpers.ts";
 
 Deno.test("job: scout, two disjoint builders and a reviewer run in order as spot runs", async () => {
   const { env, repo } = await setup();
-  const tasks = await fourTasks(env.dir, [write("ui/y.ts", "export const y = 2;\n"), say("y is 2")]);
+  const tasks = await fourTasks(env.dir, [
+    write("ui/y.ts", "export const y = 2;\n"),
+    result({ summary: "y is 2", changedFiles: ["ui/y.ts"] }),
+  ]);
   const created = await init(env, repo, { allowWrites: true, tasks });
   assert.equal(created.code, 0, created.stderr);
   const jobId = String(created.json.jobId);

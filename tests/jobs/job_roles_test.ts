@@ -5,12 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { code, episode, FILES, init, replay, runToEnd, say, setup, task, write } from "./helpers.ts";
+import { code, episode, FILES, init, replay, result, runToEnd, setup, task, write } from "./helpers.ts";
 
 async function writingScout(sandbox: "bwrap" | "none") {
   const { env, repo } = await setup(sandbox);
   const scout = task("scout", "scout", {
-    model: replay(await episode(env.dir, "scout", [write("README.md", "# scribbled\n"), say("read it")])),
+    model: replay(
+      await episode(env.dir, "scout", [
+        write("README.md", "# scribbled\n"),
+        result({ summary: "read it", brief: "nothing to add" }),
+      ]),
+    ),
   });
   const created = await init(env, repo, { config: { sandbox }, tasks: [scout] });
   assert.equal(created.code, 0, created.stderr);
