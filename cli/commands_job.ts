@@ -66,6 +66,13 @@ const JOB_COMMANDS: CommandSpec[] = [
       cli.verb("job cancel", o, async (ctx) => (await graphs()).cancelJob(ctx, text(o, "job"))),
   },
   {
+    name: "integrate",
+    help: "Land every reviewed builder on the source branch in after order, then run integratedChecks",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb("job integrate", o, async (ctx) => (await graphs()).integrateJob(ctx, text(o, "job"))),
+  },
+  {
     name: "coordinate",
     hidden: true,
     help: "Run a job's coordinator (started by job start)",
@@ -82,6 +89,6 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, wait, status, cancel",
+  help: "Task graphs: init, add, start, wait, status, cancel, integrate",
   commands: JOB_COMMANDS,
 };

@@ -17,8 +17,8 @@ export function reviewTargets(tasks: readonly JobTask[], task: JobTask): string[
 }
 
 /** A reviewer's verdicts as a list (the result may give one object or several). */
-export function verdicts(result: TaskResult) {
-  return result.review === undefined ? [] : Array.isArray(result.review) ? result.review : [result.review];
+export function verdicts(result: Pick<TaskResult, "review"> | undefined) {
+  return result?.review === undefined ? [] : Array.isArray(result.review) ? result.review : [result.review];
 }
 
 function roleProblem(tasks: readonly JobTask[], task: JobTask, r: TaskResult): string | null {

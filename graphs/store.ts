@@ -33,6 +33,14 @@ export interface TaskRecord {
   fingerprint?: string;
 }
 
+/** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
+export interface JobIntegration {
+  mode: "commit";
+  at: string;
+  commits: { task: string; runId: string; commit: string }[];
+  integratedChecks: "passed" | "failed" | "none";
+}
+
 export interface JobState {
   schemaVersion: 1;
   jobId: string;
@@ -42,6 +50,7 @@ export interface JobState {
   updatedAt: string;
   coordinator?: { pid: number; startedAt: string };
   tasks: Record<string, TaskRecord>;
+  integration?: JobIntegration;
 }
 
 /** A job as stored: the accepted job with its id and resolved repository. */

@@ -18,6 +18,7 @@ import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
 import { repairPrompt, taskPrompt } from "./prompt.ts";
 import { readResult } from "./result.ts";
+import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
@@ -135,7 +136,7 @@ const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
   ...extra,
 });
 
-export async function runTask(
+async function judgeTask(
   ctx: SpotContext,
   job: StoredJob,
   task: JobTask,
@@ -184,4 +185,16 @@ export async function runTask(
     const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);
     return fail(reason.split("\n")[0].slice(0, 500), { runId });
   }
+}
+
+export async function runTask(
+  ctx: SpotContext,
+  job: StoredJob,
+  task: JobTask,
+  options: { runId: string; before: { id: string; record: TaskRecord }[] },
+): Promise<TaskRecord> {
+  const record = await judgeTask(ctx, job, task, options);
+  // The run ends with its task (a succeeded builder's waits for integration), so it frees its slot.
+  await endTaskRun(ctx, task.role, record).catch(() => {});
+  return record;
 }
