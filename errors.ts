@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   DIFF_CHANGED: EXIT.refused,
   REVISION_LIMIT: EXIT.refused,
   CLEANUP_REFUSED: EXIT.refused,
+  ROLLBACK_REFUSED: EXIT.refused,
   RUN_READ_ONLY: EXIT.refused,
   HIGH_RISK_BLOCKED: EXIT.blocked,
   SECURITY_BLOCKED: EXIT.blocked,

@@ -73,6 +73,18 @@ const JOB_COMMANDS: CommandSpec[] = [
       cli.verb("job integrate", o, async (ctx) => (await graphs()).integrateJob(ctx, text(o, "job"))),
   },
   {
+    name: "rollback",
+    help: "Undo an apply-mode integration from its journal; previews without --confirm",
+    args: [JOB],
+    options: [{ flags: "--confirm", help: "restore the files (refused when any changed since integration)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "job rollback",
+        o,
+        async (ctx) => (await graphs()).rollbackJob(ctx, text(o, "job"), { confirm: o.confirm === true }),
+      ),
+  },
+  {
     name: "coordinate",
     hidden: true,
     help: "Run a job's coordinator (started by job start)",
@@ -89,6 +101,6 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, wait, status, cancel, integrate",
+  help: "Task graphs: init, add, start, wait, status, cancel, integrate, rollback",
   commands: JOB_COMMANDS,
 };

@@ -1,5 +1,5 @@
 /**
- * `spot job integrate JOB`, commit mode: once every task succeeded and every builder is approved by a reviewer
+ * `spot job integrate JOB` (commit mode here, apply mode in apply.ts): once every task succeeded and every builder is approved by a reviewer
  * whose verdict echoes the builder's current fingerprint (REVIEW_STALE otherwise), each builder's verified tree
  * is committed (`approve`) and cherry-picked onto the source branch in `after` order (`integrate`, which
  * re-runs the builder's checks there), then the job's `integratedChecks` run on the result.
@@ -15,7 +15,17 @@ import { loadTask } from "../store/task_file.ts";
 import { approveRun } from "../verbs/approve.ts";
 import { integrateRun } from "../verbs/integrate.ts";
 import { reviewTargets, verdicts } from "./result.ts";
-import { appendEvent, jobFile, type JobIntegration, type JobState, loadJob, updateJob } from "./store.ts";
+import { moveRun } from "../lifecycle/move.ts";
+import { applyBuilders } from "./apply.ts";
+import {
+  appendEvent,
+  jobFile,
+  type JobIntegration,
+  type JobState,
+  loadJob,
+  type StoredJob,
+  updateJob,
+} from "./store.ts";
 
 /** The tasks in an order where each comes after everything in its `after` (the job's order otherwise). */
 export function afterOrder(tasks: readonly JobTask[]): JobTask[] {
@@ -64,6 +74,19 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
   });
 }
 
+/** Commit mode: each approved builder cherry-picked in turn; a later pick expects the source as the last left it. */
+async function commitBuilders(ctx: SpotContext, job: StoredJob, state: JobState, builders: JobTask[]) {
+  const commits: NonNullable<JobIntegration["commits"]> = [];
+  let expect = undefined;
+  for (const b of builders) {
+    const runId = state.tasks[b.id].runId!;
+    const done = await integrateRun(ctx, runId, expect ? { expect } : {});
+    commits.push({ task: b.id, runId, commit: done.integratedCommit! });
+    expect = await sourceFingerprint(job.cwd);
+  }
+  return commits;
+}
+
 export async function integrateJob(
   ctx: SpotContext,
   jobId: string,
@@ -74,9 +97,6 @@ export async function integrateJob(
     throw new SpotError("JOB_INVALID", `Cannot integrate job "${jobId}": ${why}`, { details: { jobId } });
   };
   if (!job.allowWrites) refuse("it does not allow writes");
-  if (job.config.integration !== "commit") {
-    refuse(`integration mode "${job.config.integration}" is not built yet`);
-  }
   if (state.status !== "succeeded") refuse(`it is ${state.status}; every task must succeed first`);
   const builders = afterOrder(job.tasks).filter((t) => t.role === "builder");
   if (!builders.length) refuse("it has no builder");
@@ -96,13 +116,20 @@ export async function integrateJob(
     });
     await approveRun(ctx, runId, reviewFile, `${b.id}: ${b.task.split("\n")[0]}`.slice(0, 200));
   }
-  const commits: JobIntegration["commits"] = [];
-  let expect = undefined;
-  for (const b of builders) {
-    const runId = state.tasks[b.id].runId!;
-    const done = await integrateRun(ctx, runId, expect ? { expect } : {});
-    commits.push({ task: b.id, runId, commit: done.integratedCommit! });
-    expect = await sourceFingerprint(job.cwd);
+  const landed = job.config.integration === "apply"
+    ? { files: await applyBuilders(ctx, job, state, builders) }
+    : { commits: await commitBuilders(ctx, job, state, builders) };
+  if (landed.files) {
+    // The work is in the checkout: each builder's run ends too (its approved commit stays on its branch).
+    for (const b of builders) {
+      const runId = state.tasks[b.id].runId!;
+      await moveRun(
+        ctx,
+        await ctx.store.load(runId),
+        "integrated",
+        `applied to the checkout by job ${jobId}`,
+      );
+    }
   }
   const last = state.tasks[builders.at(-1)!.id].runId!;
   const contract = await loadTask(ctx.store, last);
@@ -116,9 +143,9 @@ export async function integrateJob(
     }, job.cwd)
     : null;
   const integration: JobIntegration = {
-    mode: "commit",
+    mode: job.config.integration,
     at: ctx.now(),
-    commits,
+    ...landed,
     integratedChecks: checks ? (checks.passed ? "passed" : "failed") : "none",
   };
   await updateJob(ctx.paths, jobId, (_, s) => ({ state: { ...s, updatedAt: integration.at, integration } }));

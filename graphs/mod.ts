@@ -2,3 +2,4 @@
 export { addTask, cancelJob, initJob, jobStatus, startJob, waitJob } from "./verbs.ts";
 export { coordinateJob } from "./coordinate.ts";
 export { integrateJob } from "./integrate.ts";
+export { rollbackJob } from "./rollback.ts";

@@ -35,10 +35,14 @@ export interface TaskRecord {
 
 /** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
 export interface JobIntegration {
-  mode: "commit";
+  mode: "commit" | "apply";
   at: string;
-  commits: { task: string; runId: string; commit: string }[];
+  /** Commit mode: the builders' commits on the source branch, in order. */
+  commits?: { task: string; runId: string; commit: string }[];
+  /** Apply mode: the files written into the checkout (journaled for rollback). */
+  files?: string[];
   integratedChecks: "passed" | "failed" | "none";
+  rolledBackAt?: string;
 }
 
 export interface JobState {
