@@ -66,6 +66,25 @@ const JOB_COMMANDS: CommandSpec[] = [
       cli.verb("job cancel", o, async (ctx) => (await graphs()).cancelJob(ctx, text(o, "job"))),
   },
   {
+    name: "integrate",
+    help: "Land every reviewed builder on the source branch in after order, then run integratedChecks",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb("job integrate", o, async (ctx) => (await graphs()).integrateJob(ctx, text(o, "job"))),
+  },
+  {
+    name: "rollback",
+    help: "Undo an apply-mode integration from its journal; previews without --confirm",
+    args: [JOB],
+    options: [{ flags: "--confirm", help: "restore the files (refused when any changed since integration)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "job rollback",
+        o,
+        async (ctx) => (await graphs()).rollbackJob(ctx, text(o, "job"), { confirm: o.confirm === true }),
+      ),
+  },
+  {
     name: "coordinate",
     hidden: true,
     help: "Run a job's coordinator (started by job start)",
@@ -82,6 +101,6 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, wait, status, cancel",
+  help: "Task graphs: init, add, start, wait, status, cancel, integrate, rollback",
   commands: JOB_COMMANDS,
 };

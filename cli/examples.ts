@@ -44,4 +44,6 @@ export const EXAMPLES: Record<string, string> = {
   "job wait": "spot job wait job-20250101-120000-a1b2c3 --timeout-ms 60000",
   "job status": "spot job status job-20250101-120000-a1b2c3",
   "job cancel": "spot job cancel job-20250101-120000-a1b2c3",
+  "job integrate": "spot job integrate job-20250101-120000-a1b2c3",
+  "job rollback": "spot job rollback job-20250101-120000-a1b2c3 --confirm",
 };

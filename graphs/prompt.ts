@@ -1,5 +1,6 @@
 /** What a task's worker is told: its role, the task, what success means, and what its predecessors found. */
 import type { JobTask, Role } from "../schemas/job/task.ts";
+import { reviewTargets } from "./result.ts";
 import type { StoredJob, TaskRecord } from "./store.ts";
 
 const ROLE_RULES: Record<Role, string> = {
@@ -24,8 +25,44 @@ export function taskPrompt(
   if (task.context.length) out.push("", "## Context", ...task.context);
   for (const { id, record } of before) {
     out.push("", `## What "${id}" reported`, record.summary ?? "(nothing)");
+    if (record.result?.brief) out.push("", record.result.brief);
     if (record.changedFiles?.length) out.push(`Changed: ${record.changedFiles.join(", ")}`);
   }
-  out.push("", "---", "End with your result: it is what the job's coordinator reads.");
+  const targets = reviewTargets(job.tasks, task);
+  if (targets.length) {
+    out.push("", "## Review", "Give a verdict on each of these builders, echoing its fingerprint exactly:");
+    for (const id of targets) {
+      out.push(`fingerprint of ${id}: ${before.find((b) => b.id === id)?.record.fingerprint ?? "(none)"}`);
+    }
+  }
+  out.push("", "---", resultRule(task.role));
   return out.join("\n") + "\n";
+}
+
+const ROLE_FIELDS: Record<Role, string> = {
+  scout: '"brief" (what the next tasks need to know)',
+  planner: '"brief" (the plan)',
+  research: '"brief" (at most 8000 characters) and "sources" ([{url, title, supports, applicability}])',
+  builder: '"changedFiles" (what you changed) and "checks" ([{name, status: passed|failed|not-run, detail}])',
+  reviewer:
+    '"review" ([{taskId, fingerprint, verdict: approve|changes_requested}], one per builder above) and "findings"',
+};
+
+/** How the worker must end its turn: the one JSON object the coordinator reads (schemas/job/result.ts). */
+export function resultRule(role: Role): string {
+  return [
+    "End your turn with your result: one JSON object, in a ```json fence, and nothing after it:",
+    '{"status": "succeeded"|"failed"|"blocked", "summary": "...", "findings": [{severity, message, evidence}],',
+    `"blockers": [] (why you could not finish), and ${ROLE_FIELDS[role]}}.`,
+  ].join("\n");
+}
+
+/** The report-only repair turn: the result was unreadable; the worker may only say it again, properly. */
+export function repairPrompt(role: Role, problem: string): string {
+  return [
+    `Your result could not be read: ${problem}.`,
+    "Do not change any file: this turn only reports what you already did.",
+    "",
+    resultRule(role),
+  ].join("\n") + "\n";
 }

@@ -7,6 +7,7 @@
 import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { Job } from "../schemas/job/job.ts";
+import type { TaskResult } from "../schemas/job/result.ts";
 import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic } from "../store/files.ts";
 import { type HeldLock, lockBlocking, withLock } from "../store/lock.ts";
@@ -26,6 +27,22 @@ export interface TaskRecord {
   summary?: string;
   /** What a builder changed, relative to the repository. */
   changedFiles?: string[];
+  /** The result its worker reported (schemas/job/result.ts), once read. */
+  result?: TaskResult;
+  /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
+  fingerprint?: string;
+}
+
+/** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
+export interface JobIntegration {
+  mode: "commit" | "apply";
+  at: string;
+  /** Commit mode: the builders' commits on the source branch, in order. */
+  commits?: { task: string; runId: string; commit: string }[];
+  /** Apply mode: the files written into the checkout (journaled for rollback). */
+  files?: string[];
+  integratedChecks: "passed" | "failed" | "none";
+  rolledBackAt?: string;
 }
 
 export interface JobState {
@@ -37,6 +54,7 @@ export interface JobState {
   updatedAt: string;
   coordinator?: { pid: number; startedAt: string };
   tasks: Record<string, TaskRecord>;
+  integration?: JobIntegration;
 }
 
 /** A job as stored: the accepted job with its id and resolved repository. */

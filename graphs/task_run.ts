@@ -5,17 +5,21 @@
  * read-only role fails when its worktree changed at all.
  */
 import { join } from "../base/path.ts";
-import { isSpotError } from "../errors.ts";
+import { isSpotError, SpotError } from "../errors.ts";
+import { sha256Hex } from "../git/hash.ts";
 import { computeDelta } from "../git/delta.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 import type { TaskContractInput } from "../schemas/task_contract.ts";
-import type { JobTask } from "../schemas/job/task.ts";
+import { type JobTask, READ_ONLY_ROLES } from "../schemas/job/task.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
 import { prepare } from "../verbs/prepare.ts";
 import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
-import { taskPrompt } from "./prompt.ts";
+import { repairPrompt, taskPrompt } from "./prompt.ts";
+import { readResult } from "./result.ts";
+import { endTaskRun } from "./run_end.ts";
+import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
 
@@ -53,7 +57,77 @@ export function diffPaths(diff: string): string[] {
 async function finalText(ctx: SpotContext, runId: string): Promise<string> {
   const events = await ctx.store.events(runId);
   const last = events.findLast((e) => e.type === "worker_result");
-  return (last && "text" in last ? last.text ?? "" : "").slice(0, MAX_SUMMARY);
+  return last && "text" in last ? last.text ?? "" : "";
+}
+
+/** The session the worker's turn ran in, so the repair turn can continue it. */
+async function sessionOf(ctx: SpotContext, runId: string): Promise<string | undefined> {
+  let session: string | undefined;
+  for (const e of await ctx.store.events(runId)) {
+    if (e.type === "worker_start" && e.sessionId) session = e.sessionId;
+  }
+  return session;
+}
+
+/**
+ * The task's result: read from the worker's final text; one report-only repair turn (read-only, in the same
+ * session) when it cannot be read; RESULT_INVALID with the problem when it still cannot.
+ */
+async function taskResult(
+  ctx: SpotContext,
+  job: StoredJob,
+  task: JobTask,
+  runId: string,
+): Promise<TaskResult> {
+  const first = readResult(await finalText(ctx, runId), job.tasks, task);
+  if (first.ok) return first.result;
+  const session = await sessionOf(ctx, runId);
+  if (!session) throw new SpotError("RESULT_INVALID", `${first.problem} (no session to repair it in)`);
+  await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });
+  await runWorker(ctx, runId, {
+    prompt: repairPrompt(task.role, first.problem),
+    followUp: { label: "result-repair", resumeSession: session },
+    readOnly: true,
+  });
+  const second = readResult(await finalText(ctx, runId), job.tasks, task);
+  if (second.ok) return second.result;
+  throw new SpotError("RESULT_INVALID", `${second.problem} (after one repair turn)`);
+}
+
+/** The worker said it did not succeed: the task fails with what it gave as the reason. */
+const reported = (result: TaskResult, extra: Partial<TaskRecord>): TaskRecord => ({
+  state: "failed",
+  reason: `the worker reported ${result.status}: ${(result.blockers[0] ?? result.summary).slice(0, 300)}`,
+  ...extra,
+});
+
+/** What the task's worktree changed, and the failure when it wrote where its role or ownership forbids. */
+async function ownershipCheck(
+  ctx: SpotContext,
+  task: JobTask,
+  runId: string,
+): Promise<{ changed: string[]; violation?: TaskRecord }> {
+  const state = await ctx.store.load(runId);
+  const changed = diffPaths(
+    (await computeDelta(await worktreeOf(state), state.workerBaseRevision, ctx.store.dir(runId))).diff,
+  );
+  const extra = { runId, changedFiles: changed };
+  if (task.role !== "builder") {
+    if (!changed.length) return { changed };
+    return {
+      changed,
+      violation: fail(
+        `OWNERSHIP_VIOLATED: a ${task.role} may not write, and changed ${changed.join(", ")}`,
+        extra,
+      ),
+    };
+  }
+  const outside = changed.filter((f) => !(task.ownership ?? []).some((o) => owns(o, f)));
+  if (!outside.length) return { changed };
+  return {
+    changed,
+    violation: fail(`OWNERSHIP_VIOLATED: wrote outside its ownership: ${outside.join(", ")}`, extra),
+  };
 }
 
 const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
@@ -62,7 +136,7 @@ const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
   ...extra,
 });
 
-export async function runTask(
+async function judgeTask(
   ctx: SpotContext,
   job: StoredJob,
   task: JobTask,
@@ -83,33 +157,44 @@ export async function runTask(
       selectWorker: false,
       selectModel: false,
     });
-    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before) });
-    const summary = await finalText(ctx, runId);
-    const state = await ctx.store.load(runId);
-    const changed = diffPaths(
-      (await computeDelta(await worktreeOf(state), state.workerBaseRevision, ctx.store.dir(runId))).diff,
-    );
-    if (task.role !== "builder") {
-      if (changed.length) {
-        return fail(`OWNERSHIP_VIOLATED: a ${task.role} may not write, and changed ${changed.join(", ")}`, {
-          runId,
-          changedFiles: changed,
-        });
-      }
-      return { state: "succeeded", runId, summary };
-    }
-    const outside = changed.filter((f) => !(task.ownership ?? []).some((o) => owns(o, f)));
-    if (outside.length) {
-      return fail(`OWNERSHIP_VIOLATED: wrote outside its ownership: ${outside.join(", ")}`, {
+    // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
+    const readOnly = READ_ONLY_ROLES.includes(task.role);
+    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before), readOnly });
+    // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
+    // after a repair turn, which under `--sandbox none` only this check keeps from writing.
+    const wrote = await ownershipCheck(ctx, task, runId);
+    if (wrote.violation) return wrote.violation;
+    const result = await taskResult(ctx, job, task, runId);
+    const { changed, violation } = await ownershipCheck(ctx, task, runId);
+    if (violation) return violation;
+    const summary = result.summary.slice(0, MAX_SUMMARY);
+    if (result.status !== "succeeded") {
+      return reported(result, {
         runId,
-        changedFiles: changed,
+        summary,
+        result,
+        ...(changed.length ? { changedFiles: changed } : {}),
       });
     }
+    if (task.role !== "builder") return { state: "succeeded", runId, summary, result };
     const verified = await verifyRun(ctx, runId);
     if (!verified.passed) return fail("VERIFICATION_FAILED: spot's checks or scans did not pass", { runId });
-    return { state: "succeeded", runId, summary, changedFiles: changed };
+    const fingerprint = await sha256Hex(JSON.stringify({ diffSha256: verified.diffSha256, result }));
+    return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint };
   } catch (error) {
     const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);
     return fail(reason.split("\n")[0].slice(0, 500), { runId });
   }
+}
+
+export async function runTask(
+  ctx: SpotContext,
+  job: StoredJob,
+  task: JobTask,
+  options: { runId: string; before: { id: string; record: TaskRecord }[] },
+): Promise<TaskRecord> {
+  const record = await judgeTask(ctx, job, task, options);
+  // The run ends with its task (a succeeded builder's waits for integration), so it frees its slot.
+  await endTaskRun(ctx, task.role, record).catch(() => {});
+  return record;
 }

@@ -22,8 +22,10 @@ import type { CwdFacts, HostFacts } from "./host_facts.ts";
 
 export interface StepRequest {
   kind: StepKind;
-  /** The checkout the command works in; writable. */
+  /** The checkout the command works in; writable unless the step or `readOnlyCwd` says otherwise. */
   cwd: string;
+  /** A worker turn that may only read (a job's scout, planner, reviewer or research task). */
+  readOnlyCwd?: boolean;
   /** More writable directories (the caller creates them first). */
   writable?: string[];
   /** More read-only paths (files named on the worker's command line); unsafe ones are dropped. */
@@ -51,13 +53,16 @@ function proxyEnv(network: NetworkPolicy): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NODE_USE_ENV_PROXY: "1" };
 }
 
-/** A self-review turn only reads the worktree: it is mounted read-only, so no flag of the CLI matters. */
-function writesCwd(kind: StepKind): boolean {
-  return kind !== "self-review";
+/**
+ * A self-review turn, or a turn its caller made read-only (a job's read-only roles), only reads the worktree: it
+ * is mounted read-only, so no flag of the CLI matters.
+ */
+function writesCwd(request: StepRequest): boolean {
+  return request.kind !== "self-review" && !request.readOnlyCwd;
 }
 
 export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdFacts): SandboxPolicy {
-  const writable = [...(writesCwd(request.kind) ? [request.cwd] : []), ...(request.writable ?? [])];
+  const writable = [...(writesCwd(request) ? [request.cwd] : []), ...(request.writable ?? [])];
   const candidates = [
     ...host.pathDirs,
     ...(showsSpotRoot(request.kind) && host.spotRoot ? [host.spotRoot] : []),
@@ -65,7 +70,7 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
   ];
   const readOnly = [
     ...host.system.readOnly,
-    ...(writesCwd(request.kind) ? [] : [request.cwd]),
+    ...(writesCwd(request) ? [] : [request.cwd]),
     ...safeReadRoots(candidates, host.keepOut, writable),
     ...toolReadRoots([...request.tools, ...host.baseTools], host.keepOut, writable),
     ...cwd.gitDirs.filter((d) => !within(d, request.cwd)),
@@ -88,7 +93,7 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     ],
     writable,
     // Under a read-only worktree there is nothing left to protect.
-    protected: writesCwd(request.kind) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
+    protected: writesCwd(request) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
     binds: request.binds ?? [],
     scratch: [
       { path: "/tmp", sizeBytes: TMP_SIZE_BYTES },

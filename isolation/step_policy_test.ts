@@ -117,3 +117,10 @@ Deno.test("buildStepPolicy() mounts the worktree read-only for a self-review tur
   const worker = buildStepPolicy(check({ kind: "worker" }), HOST, CWD);
   assert.ok(worker.writable.includes("/wt") && !worker.readOnly.includes("/wt"));
 });
+
+Deno.test("buildStepPolicy() mounts the worktree read-only for a worker turn its caller made read-only", () => {
+  const policy = buildStepPolicy(check({ kind: "worker", readOnlyCwd: true }), HOST, CWD);
+  assert.ok(!policy.writable.includes("/wt"));
+  assert.ok(policy.readOnly.includes("/wt"));
+  assert.ok(policy.readOnly.includes("/opt/spot"), "still a worker turn: spot's checkout stays visible");
+});

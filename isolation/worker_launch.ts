@@ -58,6 +58,8 @@ export interface WorkerSandbox {
 export interface WorkerSandboxOptions {
   /** A worker turn, or the self-review turn. */
   kind: Extract<StepKind, "worker" | "self-review">;
+  /** A worker turn that may only read: the worktree is mounted read-only (a job's read-only roles). */
+  readOnly?: boolean;
   binary: string;
   apiKey: string | undefined;
   /** The run's profile (name and fields); a run whose profile is gone gets only what the state records. */
@@ -168,6 +170,7 @@ export async function workerSandbox(
           {
             kind: options.kind,
             cwd: state.worktreePath,
+            readOnlyCwd: options.readOnly,
             writable: [...paths.writable, ...homeFiles.writable],
             readOnly: [
               ...vetPlanPaths(paths.readOnly, host.home),

@@ -80,6 +80,21 @@ export function followUpTransition(state: RunState, reason: string, at: string):
   return apply(state, "running", reason, at);
 }
 
+/**
+ * The one move a job's read-only task makes (a scout, planner, reviewer or research run, docs/jobs.md): its
+ * turn finished and changed nothing, so there is nothing to review or integrate; the run ends, freeing its slot.
+ */
+export function nothingToIntegrateTransition(state: RunState, reason: string, at: string): RunState {
+  if (state.status !== "verifying") {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot finish run "${state.runId}" with nothing to integrate: it is ${state.status}, not verifying`,
+      { details: { runId: state.runId, status: state.status, allowed: ["verifying"] } },
+    );
+  }
+  return apply(state, "integrated", reason, at);
+}
+
 /** The state after a recovery move; throws STATE_INVALID otherwise. */
 export function recoverTransition(state: RunState, to: Status, reason: string, at: string): RunState {
   if (!canRecover(state.status, to)) {

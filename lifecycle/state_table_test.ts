@@ -6,6 +6,7 @@ import {
   canRecover,
   canTransition,
   followUpTransition,
+  nothingToIntegrateTransition,
   recoverTransition,
   requireStatus,
   transition,
@@ -277,6 +278,17 @@ Deno.test("followUpTransition() takes only a verifying run back to running", () 
   for (const status of ALL.filter((s) => s !== "verifying")) {
     assert.throws(
       () => followUpTransition(makeState(status), "follow-up", LATER),
+      (e) => isSpotError(e, "STATE_INVALID"),
+      status,
+    );
+  }
+});
+
+Deno.test("nothingToIntegrateTransition() ends only a verifying run, as integrated", () => {
+  assert.equal(nothingToIntegrateTransition(makeState("verifying"), "scout", LATER).status, "integrated");
+  for (const status of ALL.filter((s) => s !== "verifying")) {
+    assert.throws(
+      () => nothingToIntegrateTransition(makeState(status), "scout", LATER),
       (e) => isSpotError(e, "STATE_INVALID"),
       status,
     );

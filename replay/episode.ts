@@ -112,22 +112,29 @@ export function stepsForPhase(steps: EpisodeLine[], phase: EpisodePhase): Episod
 export interface TemplateVars {
   diffSha256?: string;
   runId?: string;
+  /** A job reviewer's prompt gives each builder's fingerprint (`fingerprint of api: <hex>`). */
+  fingerprints?: Record<string, string>;
 }
 
-/** Pulls the values a self-review episode may echo out of the prompt text. */
+/** Pulls the values an episode may echo out of the prompt text. */
 export function templateVars(prompt: string): TemplateVars {
   const vars: TemplateVars = {};
   const sha = /\bdiffSha256:[ \t]*([0-9a-fA-F]{64})\b/.exec(prompt);
   if (sha) vars.diffSha256 = sha[1];
   const run = /\brunId:[ \t]*([\w.:-]+)/.exec(prompt);
   if (run) vars.runId = run[1];
+  for (const m of prompt.matchAll(/\bfingerprint of ([a-z][a-z0-9-]*):[ \t]*([0-9a-f]{64})\b/g)) {
+    vars.fingerprints = { ...vars.fingerprints, [m[1]]: m[2] };
+  }
   return vars;
 }
 
-/** Replaces `{{name}}` for each known var; unknown placeholders stay visible. */
+/** Replaces `{{name}}` (and `{{fingerprint:<task>}}`) for each known var; unknown placeholders stay visible. */
 export function applyTemplate(text: string, vars: TemplateVars): string {
-  return text.replace(
-    /\{\{(diffSha256|runId)\}\}/g,
-    (whole, name: keyof TemplateVars) => vars[name] ?? whole,
-  );
+  return text
+    .replace(/\{\{(diffSha256|runId)\}\}/g, (whole, name: "diffSha256" | "runId") => vars[name] ?? whole)
+    .replace(
+      /\{\{fingerprint:([a-z][a-z0-9-]*)\}\}/g,
+      (whole, id: string) => vars.fingerprints?.[id] ?? whole,
+    );
 }

@@ -97,3 +97,10 @@ Deno.test("applyTemplate fills known placeholders and leaves the rest", () => {
   );
   equal(applyTemplate("{{runId}}/{{runId}}", { runId: "r1" }), "r1/r1");
 });
+
+Deno.test("templateVars finds a job reviewer's fingerprints, and applyTemplate echoes them by task", () => {
+  const a = "a".repeat(64);
+  const vars = templateVars(`fingerprint of api: ${a}\nfingerprint of ui-2: ${"b".repeat(64)}\n`);
+  deepStrictEqual(vars.fingerprints, { api: a, "ui-2": "b".repeat(64) });
+  deepStrictEqual(applyTemplate("{{fingerprint:api}} {{fingerprint:web}}", vars), `${a} {{fingerprint:web}}`);
+});

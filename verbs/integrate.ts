@@ -7,7 +7,7 @@ import { SpotError } from "../errors.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
 import { git, gitText } from "../git/git.ts";
-import type { RunState } from "../schemas/run_state.ts";
+import type { RunState, SourceFingerprint } from "../schemas/run_state.ts";
 import { runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
@@ -49,18 +49,30 @@ async function block(ctx: SpotContext, state: RunState, code: string, reason: st
   );
 }
 
-/** True when HEAD is our cherry-pick of this run on top of the recorded source head. */
-async function alreadyPicked(state: RunState): Promise<string | null> {
+/** True when HEAD is our cherry-pick of this run on top of the expected source head. */
+async function alreadyPicked(state: RunState, expectedHead: string): Promise<string | null> {
   const cwd = state.sourceRoot;
   const parent = await git(["rev-parse", "HEAD^"], { cwd, allowFailure: true });
-  if (parent.stdout.trim() !== state.sourceHead) return null;
+  if (parent.stdout.trim() !== expectedHead) return null;
   const body = await gitText(["log", "-1", "--format=%B", "HEAD"], { cwd });
   return body.includes(`Pi-Worker-Run: ${state.runId}`)
     ? await gitText(["rev-parse", "HEAD"], { cwd })
     : null;
 }
 
-export async function integrateRun(ctx: SpotContext, runId: string): Promise<IntegrateResult> {
+export interface IntegrateOptions {
+  /**
+   * The source as the caller left it, instead of as the run found it at prepare: a job integrating several
+   * builders in turn expects its own earlier cherry-picks (docs/jobs.md), and nothing else.
+   */
+  expect?: SourceFingerprint;
+}
+
+export async function integrateRun(
+  ctx: SpotContext,
+  runId: string,
+  options: IntegrateOptions = {},
+): Promise<IntegrateResult> {
   const lock = await ctx.store.lock(runId);
   try {
     let state = await ctx.store.load(runId);
@@ -75,7 +87,8 @@ export async function integrateRun(ctx: SpotContext, runId: string): Promise<Int
     }
     requireStatus(state, ["committed"], "integrate");
     const cwd = state.sourceRoot;
-    let picked = await alreadyPicked(state);
+    const expected = options.expect ?? state.sourceFingerprint;
+    let picked = await alreadyPicked(state, options.expect?.head ?? state.sourceHead);
     if (!picked) {
       if (!ctx.config.autoIntegrateCleanSource) {
         await block(ctx, state, "INTEGRATION_BLOCKED", "autoIntegrateCleanSource is off");
@@ -87,12 +100,12 @@ export async function integrateRun(ctx: SpotContext, runId: string): Promise<Int
       if (now.dirty) {
         await block(ctx, state, "INTEGRATION_BLOCKED", "the source checkout has uncommitted changes");
       }
-      if (now.digest !== state.sourceFingerprint.digest) {
+      if (now.digest !== expected.digest) {
         await block(
           ctx,
           state,
           "INTEGRATION_BLOCKED",
-          `the source moved: ${describeChange(state.sourceFingerprint, now).join("; ")}`,
+          `the source moved: ${describeChange(expected, now).join("; ")}`,
         );
       }
       const pick = await git(["cherry-pick", "--no-edit", "--allow-empty", state.implementationCommit!], {

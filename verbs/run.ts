@@ -33,6 +33,8 @@ export interface RunOptions {
   prompt?: string;
   /** Another turn of a run whose turn finished, resuming the worker's session (`spot agent send`). */
   followUp?: FollowUp;
+  /** The turn may only read: under an OS sandbox the worktree is mounted read-only (a job's read-only roles). */
+  readOnly?: boolean;
 }
 
 export async function runWorker(
@@ -59,7 +61,11 @@ export async function runWorker(
       state,
       "run",
       options.prompt ?? implementationPrompt(task),
-      { requiredCapabilities: task.requiredCapabilities, followUp: options.followUp },
+      {
+        requiredCapabilities: task.requiredCapabilities,
+        followUp: options.followUp,
+        readOnly: options.readOnly,
+      },
     );
     state = withTurn(state, "run", result);
     await guardEscape(ctx, state, "run");

@@ -38,6 +38,8 @@ export interface TurnInput {
   text: string;
   label: string;
   resumeSession?: string;
+  /** The turn may only read: under an OS sandbox its worktree is mounted read-only. */
+  readOnly?: boolean;
 }
 
 interface Clock {
@@ -114,6 +116,7 @@ async function planAttempt(
   // Under an OS sandbox the network plan decides: the forwarder's URL and a placeholder key, or the proxy.
   const sandbox = await workerSandbox(ctx, state, {
     kind: phase === "self-review" ? "self-review" : "worker",
+    readOnly: prompt.readOnly,
     binary,
     apiKey,
     profile: { ...profile, adapter: state.adapter, provider: state.provider },

@@ -68,6 +68,8 @@ export async function runWorkerPhase(
     /** What the task needs; a fallback profile without it is never tried. */
     requiredCapabilities: readonly CapabilityName[];
     followUp?: FollowUp;
+    /** The turn may only read (a job's read-only roles): under an OS sandbox the worktree is read-only. */
+    readOnly?: boolean;
   },
 ): Promise<PhaseResult> {
   const label = options.followUp?.label ?? `${phase}-r${state.revisionRound}`;
@@ -89,6 +91,7 @@ export async function runWorkerPhase(
         text: prompt,
         label,
         resumeSession: options.followUp?.resumeSession,
+        readOnly: options.readOnly,
       }, n);
       enforcement = result.enforcement ?? enforcement;
       usage = addUsage(usage, result.outcome.usage);

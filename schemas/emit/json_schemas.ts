@@ -7,6 +7,7 @@ import { SelfReview } from "../self_review.ts";
 import { TaskContract } from "../task_contract.ts";
 import { Job } from "../job/job.ts";
 import { JobTask } from "../job/task.ts";
+import { TaskResult } from "../job/result.ts";
 
 const SOURCES: Record<string, z.ZodType> = {
   "task-contract.schema.json": TaskContract,
@@ -17,6 +18,7 @@ const SOURCES: Record<string, z.ZodType> = {
   // schemas/ is at its file limit: the job's schemas live with their zod sources.
   "job/job.schema.json": Job,
   "job/job-task.schema.json": JobTask,
+  "job/job-result.schema.json": TaskResult,
 };
 
 /** File name → JSON text, exactly as committed under schemas/. */

@@ -4,89 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  type CliResult,
-  makeRepo,
-  spot,
-  type SpotEnv,
-  spotEnv,
-  writeEpisode,
-  writeJson,
-} from "../helpers.ts";
-
-const FILES = {
-  "api/x.ts": "export const x = 1;\n",
-  "ui/y.ts": "export const y = 1;\n",
-  "README.md": "# r\n",
-};
-
-async function episode(dir: string, name: string, ops: Record<string, unknown>[]): Promise<string> {
-  const file = join(dir, `${name}.jsonl`);
-  await writeEpisode(file, [...ops, {
-    op: "usage",
-    input: 10,
-    output: 5,
-    cacheRead: 0,
-    cacheWrite: 0,
-    costUsd: 0,
-  }]);
-  return file;
-}
-
-const say = (text: string) => ({ op: "say", text });
-const write = (path: string, content: string) => ({ op: "write", path, content });
-const replay = (id: string) => ({ profile: "replay", id });
-
-async function setup() {
-  const env = await spotEnv({ maxConcurrentRuns: 16, sandbox: "none" });
-  const repo = await makeRepo(FILES, env.dir);
-  return { env, repo };
-}
-
-function task(id: string, role: string, extra: Record<string, unknown> = {}) {
-  return { id, role, task: `Do the ${id} part`, acceptance: [`${id} done`], ...extra };
-}
-
-async function fourTasks(dir: string, builderUi: Record<string, unknown>[]) {
-  return [
-    task("scout", "scout", { model: replay(await episode(dir, "scout", [say("x lives in api/x.ts")])) }),
-    task("api", "builder", {
-      after: ["scout"],
-      ownership: ["api"],
-      checks: [{ id: "x", argv: ["grep", "-rq", "x = 2", "."] }],
-      model: replay(await episode(dir, "api", [write("api/x.ts", "export const x = 2;\n"), say("x is 2")])),
-    }),
-    task("ui", "builder", {
-      after: ["scout"],
-      ownership: ["ui/"],
-      noChecksReason: "a constant",
-      model: replay(await episode(dir, "ui", builderUi)),
-    }),
-    task("review", "reviewer", {
-      after: ["api", "ui"],
-      reviewOf: "api",
-      model: replay(await episode(dir, "review", [say("approve")])),
-    }),
-  ];
-}
-
-async function init(env: SpotEnv, repo: string, job: Record<string, unknown>): Promise<CliResult> {
-  const file = join(env.dir, `job-${crypto.randomUUID()}.json`);
-  await writeJson(file, { approval: "the test", cwd: repo, noIntegratedChecksReason: "test", ...job });
-  return await spot(env, repo, "job", "init", file);
-}
-
-async function runToEnd(env: SpotEnv, repo: string, jobId: string): Promise<CliResult> {
-  const start = await spot(env, repo, "job", "start", jobId);
-  assert.equal(start.code, 0, start.stderr);
-  return await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
-}
-
-const code = (r: CliResult) => (r.json.error as { code: string } | undefined)?.code;
+import { code, FILES, fourTasks, init, result, runToEnd, setup, task, write } from "./helpers.ts";
 
 Deno.test("job: scout, two disjoint builders and a reviewer run in order as spot runs", async () => {
   const { env, repo } = await setup();
-  const tasks = await fourTasks(env.dir, [write("ui/y.ts", "export const y = 2;\n"), say("y is 2")]);
+  const tasks = await fourTasks(env.dir, [
+    write("ui/y.ts", "export const y = 2;\n"),
+    result({ summary: "y is 2", changedFiles: ["ui/y.ts"] }),
+  ]);
   const created = await init(env, repo, { allowWrites: true, tasks });
   assert.equal(created.code, 0, created.stderr);
   const jobId = String(created.json.jobId);

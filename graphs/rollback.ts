@@ -1,0 +1,57 @@
+/**
+ * `spot job rollback JOB [--confirm]`: undoes an apply-mode integration from its journal. Every file must
+ * still be as integration left it, or nothing is restored (ROLLBACK_REFUSED, naming the files changed since);
+ * without --confirm it only says what it would restore.
+ */
+import { join } from "../base/path.ts";
+import { SpotError } from "../errors.ts";
+import { blobFile, readJournal, restoreSide, sameSide, sideOf, writeJournal } from "./journal.ts";
+import { appendEvent, loadJob, updateJob } from "./store.ts";
+import type { SpotContext } from "../store/context.ts";
+
+export async function rollbackJob(ctx: SpotContext, jobId: string, options: { confirm?: boolean } = {}) {
+  const { job } = await loadJob(ctx.paths, jobId);
+  const journal = await readJournal(ctx.paths, jobId);
+  if (!journal || journal.state !== "applied") {
+    throw new SpotError(
+      "ROLLBACK_REFUSED",
+      `Cannot roll back job "${jobId}": ${
+        journal ? `its integration is ${journal.state}` : "nothing was applied"
+      }`,
+      { details: { jobId } },
+    );
+  }
+  const files = journal.entries.map((e) => e.path);
+  const changed: string[] = [];
+  for (const e of journal.entries) {
+    const { bytes: _, symlink, ...now } = await sideOf(join(job.cwd, e.path));
+    if (symlink || !sameSide(now, e.after)) changed.push(e.path);
+  }
+  if (changed.length) {
+    throw new SpotError(
+      "ROLLBACK_REFUSED",
+      `Cannot roll back job "${jobId}": changed since integration: ${
+        changed.join(", ")
+      }; nothing was restored`,
+      { details: { jobId, changed } },
+    );
+  }
+  if (!options.confirm) {
+    return { jobId, rolledBack: false, files, nextCommand: `spot job rollback ${jobId} --confirm` };
+  }
+  for (const e of journal.entries) {
+    const bytes = e.before.exists ? await Deno.readFile(blobFile(ctx.paths, jobId, e.before.sha256!)) : null;
+    await restoreSide(join(job.cwd, e.path), e.before, bytes);
+  }
+  const at = ctx.now();
+  await writeJournal(ctx.paths, jobId, { ...journal, state: "rolled-back", at });
+  await updateJob(ctx.paths, jobId, (_, s) => ({
+    state: {
+      ...s,
+      updatedAt: at,
+      ...(s.integration ? { integration: { ...s.integration, rolledBackAt: at } } : {}),
+    },
+  }));
+  await appendEvent(ctx.paths, jobId, { at, type: "job", state: "rolled-back" });
+  return { jobId, rolledBack: true, files };
+}

@@ -1,0 +1,30 @@
+/**
+ * A task's run after its task ended: a read-only task that succeeded changed nothing, so its run ends
+ * (integrated, empty); a failed task's run ends failed with the task's reason. Either way it no longer holds a
+ * slot of `maxConcurrentRuns`. A succeeded builder's run waits, approvable, for `spot job integrate`.
+ */
+import { TERMINAL } from "../schemas/run_state.ts";
+import type { SpotContext } from "../store/context.ts";
+import { finishEmptyRun, moveRun } from "../lifecycle/move.ts";
+import type { TaskRecord } from "./store.ts";
+
+export async function endTaskRun(ctx: SpotContext, role: string, record: TaskRecord): Promise<void> {
+  const runId = record.runId;
+  if (!runId || (record.state === "succeeded" && role === "builder")) return;
+  const held = await ctx.store.lock(runId).catch(() => null);
+  if (!held) return;
+  try {
+    const state = await ctx.store.load(runId).catch(() => null);
+    if (!state || TERMINAL.has(state.status)) return;
+    if (record.state === "succeeded") {
+      await finishEmptyRun(ctx, state, `${role} task succeeded: nothing to integrate`);
+      return;
+    }
+    const reason = record.reason ?? `task ${record.state}`;
+    await moveRun(ctx, state, "failed", `task ${record.state}: ${reason}`.slice(0, 500), {
+      failure: { code: "JOB_TASK_FAILED", message: reason },
+    });
+  } finally {
+    held.release();
+  }
+}
