@@ -41,7 +41,10 @@ export async function branchExists(cwd: string, branch: string): Promise<boolean
 export async function userIdentity(cwd: string): Promise<Identity> {
   const read = async (key: string) =>
     (await git(["config", "--get", key], { cwd, allowFailure: true, userConfig: true })).stdout.trim();
-  const name = Deno.env.get("GIT_AUTHOR_NAME") ?? await read("user.name");
-  const email = Deno.env.get("GIT_AUTHOR_EMAIL") ?? await read("user.email");
+  // Both reads at once: each is a git process, and prepare waits on them.
+  const [name, email] = await Promise.all([
+    Deno.env.get("GIT_AUTHOR_NAME") ?? read("user.name"),
+    Deno.env.get("GIT_AUTHOR_EMAIL") ?? read("user.email"),
+  ]);
   return { name: name || "spot", email: email || "spot@localhost" };
 }
