@@ -5,6 +5,7 @@
  * touch the result.
  */
 import { join } from "../base/path.ts";
+import { withWorktreeLock } from "../git/worktree_lock.ts";
 import { git, gitText } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -30,14 +31,20 @@ export async function withPristineTree<T>(
   });
   const dir = join(ctx.paths.cacheRoot, "pristine", `${state.runId}-${crypto.randomUUID().slice(0, 8)}`);
   await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
-  await git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd });
+  await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
   try {
     // The same ignored files and dependency dirs the worker had, from the source, never from its worktree.
     await furnishTree(state, dir);
     return await fn(dir);
   } finally {
-    await git(["worktree", "remove", "--force", dir], { cwd, allowFailure: true });
+    await withWorktreeLock(
+      cwd,
+      () => git(["worktree", "remove", "--force", dir], { cwd, allowFailure: true }),
+    )
+      .catch(() => {});
     await Deno.remove(dir, { recursive: true }).catch(() => {});
-    await git(["worktree", "prune"], { cwd, allowFailure: true });
+    await withWorktreeLock(cwd, () => git(["worktree", "prune"], { cwd, allowFailure: true })).catch(
+      () => {},
+    );
   }
 }

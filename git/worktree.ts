@@ -6,6 +6,7 @@
 import { dirname, join } from "../base/path.ts";
 import { git, gitText, type Identity } from "./git.ts";
 import { untrackedFiles } from "./fingerprint.ts";
+import { withWorktreeLock } from "./worktree_lock.ts";
 
 export interface WorktreeResult {
   workerBaseRevision: string;
@@ -24,9 +25,11 @@ export async function addWorktree(
   options: { path: string; branch: string; base: string },
 ): Promise<WorktreeRef> {
   await Deno.mkdir(dirname(options.path), { recursive: true });
-  await git(["worktree", "add", "--quiet", "-b", options.branch, options.path, options.base], {
-    cwd: source,
-  });
+  await withWorktreeLock(
+    source,
+    () =>
+      git(["worktree", "add", "--quiet", "-b", options.branch, options.path, options.base], { cwd: source }),
+  );
   return {
     path: options.path,
     gitDir: await gitText(["rev-parse", "--absolute-git-dir"], { cwd: options.path }),
@@ -88,8 +91,10 @@ export async function removeWorktree(
   source: string,
   options: { path: string; branch: string; deleteBranch: boolean },
 ): Promise<void> {
-  await git(["worktree", "remove", "--force", options.path], { cwd: source, allowFailure: true });
-  await git(["worktree", "prune"], { cwd: source, allowFailure: true });
+  await withWorktreeLock(source, async () => {
+    await git(["worktree", "remove", "--force", options.path], { cwd: source, allowFailure: true });
+    await git(["worktree", "prune"], { cwd: source, allowFailure: true });
+  }).catch(() => {});
   if (options.deleteBranch) await git(["branch", "-D", options.branch], { cwd: source, allowFailure: true });
 }
 
