@@ -29,7 +29,8 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const env = await spotEnv();
-    const sc = await slowScenario(env.dir, 2500);
+    // Long enough that a cold browser on a loaded machine still finds the agent running.
+    const sc = await slowScenario(env.dir, 10_000);
     const started = await spot(env, sc.repo, ...startArgs("fix-add", sc));
     assert.equal(started.code, 0, started.stderr);
     const runId = String(started.json.runId);

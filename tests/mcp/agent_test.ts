@@ -22,7 +22,11 @@ Deno.test("spot_run returns at once, spot_agent_watch follows it to STATUS=OK, a
     assert.equal(again.isError, true, "a second start of a live agent is refused, as by the CLI");
     const watch = await client.call("spot_agent_watch", { names: [id], interval: 0.3 });
     assert.equal(watch.isError, false, watch.text);
-    assert.ok(watch.progress.some((l) => l.includes("STATUS=OK")), watch.progress.join("\n"));
+    // Every changed line is in the result; progress notifications carry them as they come, but the client may
+    // handle the response before the last notification (seen once in CI on a loaded machine).
+    assert.match(watch.text, /STATUS=OK/);
+    assert.ok(watch.progress.length > 0, "no progress notification arrived");
+    assert.ok(watch.progress.every((l) => watch.text.includes(l)), watch.progress.join("\n"));
     const poll = await client.call("spot_agent_poll", { name: id });
     assert.match(poll.text, /^STATUS=OK /);
     assert.equal(poll.json.line, poll.text);
