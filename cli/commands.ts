@@ -4,10 +4,8 @@
  */
 import type { SpotContext } from "../store/context.ts";
 import { parseBool } from "./parse.ts";
-import { type CommandSpec, maybeText, type OptionSpec, text } from "./spec.ts";
+import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
 import { lazy } from "../base/lazy.ts";
-
-const ID: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
 
 /** A `--id` command whose verb takes the run id alone; `interruptible` ones stop cleanly on a signal. */
 function byId(
@@ -19,7 +17,7 @@ function byId(
   return {
     name,
     help,
-    options: [ID],
+    options: [RUN_ID_OPTION],
     run: (o, cli) => cli.verb(name, o, call(text(o, "id")), { interruptible }),
   };
 }
@@ -93,7 +91,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
     name: "run",
     help: "Run the worker's implementation turn",
     options: [
-      ID,
+      RUN_ID_OPTION,
       {
         flags: "--detach",
         help: "return at once; the turn runs as a named agent (spot agent poll|watch|stop)",
@@ -143,7 +141,11 @@ export const LOOP_COMMANDS: CommandSpec[] = [
   {
     name: "revise",
     help: "Send review findings back to the worker",
-    options: [ID, { flags: "--review <file>", help: "review result with verdict revise", required: true }],
+    options: [RUN_ID_OPTION, {
+      flags: "--review <file>",
+      help: "review result with verdict revise",
+      required: true,
+    }],
     run: (o, cli) =>
       cli.verb(
         "revise",
@@ -161,7 +163,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
     name: "approve",
     help: "Approve the verified diff and commit it on the worker branch",
     options: [
-      ID,
+      RUN_ID_OPTION,
       { flags: "--review <file>", help: "review result with verdict approve", required: true },
       {
         flags: "--message <text>",
@@ -195,7 +197,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
     name: "report",
     help: "Write metrics.json and report.md",
     options: [
-      ID,
+      RUN_ID_OPTION,
       {
         flags: "--chatgpt-image-generations <n>",
         help: "images made in ChatGPT for the same task",

@@ -3,11 +3,9 @@
  * config and the machine (detect, sandbox). Each `run` imports its module only when called.
  */
 import { positiveInt } from "./parse.ts";
-import { type CommandSpec, maybeText, type OptionSpec, text } from "./spec.ts";
+import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
 import { printError, printWarning, writeErr } from "./output.ts";
 import { lazy } from "../base/lazy.ts";
-
-const ID: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
 
 /** `spot config <name>`: these read the file themselves, so they work when it is broken. */
 function configCommand(name: "path" | "show" | "validate" | "migrate", help: string): CommandSpec {
@@ -31,7 +29,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
   {
     name: "inspect",
     help: "Show a run's state, verification, review and usage",
-    options: [ID],
+    options: [RUN_ID_OPTION],
     // Reads only the run's directory: no config to load (config/context.ts refuses a read of it).
     run: (o, cli) =>
       cli.verb("inspect", o, async (ctx) => {
@@ -165,7 +163,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
   {
     name: "diff",
     help: "Show the verified diff, or with --hunks only what the review guide asks to read",
-    options: [ID, { flags: "--hunks", help: "only the hunks of the review guide" }],
+    options: [RUN_ID_OPTION, { flags: "--hunks", help: "only the hunks of the review guide" }],
     run: (o, cli) =>
       cli.verb(
         "diff",

@@ -39,6 +39,9 @@ export interface CommandSpec {
   run?: (options: Options, cli: Invocation) => Promise<void>;
 }
 
+/** `--id <runId>`, the option of every verb that works on one run. */
+export const RUN_ID_OPTION: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
+
 /** The option's key as commander names it: `--usage-start` is `usageStart`, `--no-open` is `open`. */
 export function optionKey(flags: string): string {
   const long = flags.split(/\s+/)[0].replace(/^--(no-)?/, "");

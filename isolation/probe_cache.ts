@@ -70,14 +70,23 @@ export async function rememberUsable(dir: string, key: string, version: string |
 
 /** The memory `probeBwrap` takes: verdicts kept in `dir`. */
 export function probeMemory(dir: string): ProbeMemory {
+  // A miss asks for the facts twice (recall, then keep after the probe): read them once.
+  let last: { binaries: string; argv: string; facts: Promise<string | null> } | null = null;
+  const factsOf = (binaries: string[], argv: string[]) => {
+    const key = { binaries: binaries.join("\0"), argv: argv.join("\0") };
+    if (last?.binaries !== key.binaries || last.argv !== key.argv) {
+      last = { ...key, facts: probeKey(binaries, argv) };
+    }
+    return last.facts;
+  };
   return {
     name: dir,
     recall: async (binaries, argv) => {
-      const facts = await probeKey(binaries, argv);
+      const facts = await factsOf(binaries, argv);
       return facts === null ? null : rememberedUsable(dir, facts);
     },
     keep: async (binaries, argv, version) => {
-      const facts = await probeKey(binaries, argv);
+      const facts = await factsOf(binaries, argv);
       if (facts !== null) await rememberUsable(dir, facts, version);
     },
   };
