@@ -13,6 +13,14 @@ export const DRAIN_TIMEOUT_MS = 2_000;
 /** Default cap per captured stream; callers that need more say so. */
 export const DEFAULT_MAX_OUTPUT_CHARS = 1_000_000;
 
+const live = new Set<number>();
+/** The pids this isolate started that have not exited: never a launch's orphans, whatever their parent link. */
+export const ownChildren = (): ReadonlySet<number> => live;
+function track(child: Deno.ChildProcess): void {
+  live.add(child.pid);
+  child.status.finally(() => live.delete(child.pid)).catch(() => {});
+}
+
 export interface SpawnOptions {
   cwd?: string;
   /** The complete environment of the child (spawned with clearEnv). */
@@ -171,6 +179,7 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
     return failedStart(argv, started, error);
   }
   const pid = child.pid;
+  track(child);
   options.onSpawn?.(pid);
   const out = new Capture(max, options.onStdoutLine);
   const err = new Capture(max, options.onStderrLine);
@@ -247,6 +256,7 @@ export async function spawnInteractive(
       stdout: "inherit",
       stderr: "inherit",
     }).spawn();
+    track(child);
     return (await child.status).code;
   } catch {
     return 127;
@@ -279,7 +289,7 @@ export function spawnDetached(
       detached: true,
     }).spawn();
     // Reap it if the caller lives long enough; never keep the caller alive for it.
-    child.status.catch(() => {});
+    track(child);
     child.unref();
     return { pid: child.pid };
   } catch (error) {

@@ -12,18 +12,38 @@ async function openLockFile(path: string): Promise<Deno.FsFile> {
   return await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
 }
 
-/** Takes the lock or fails at once with RUN_LOCKED; a live lock is never stolen. */
+/**
+ * While this process forks a child (for any run), the child holds a copy of every open descriptor until it
+ * execs, and with it any run lock open at that moment: a lock this process just released can look taken for a
+ * few milliseconds. A lock whose file names this process is retried for this long before it counts as held.
+ */
+const OWN_LOCK_RETRY_MS = 2_000;
+const RETRY_STEP_MS = 25;
+
+/** Takes the lock or fails with RUN_LOCKED; a live lock is never stolen, another process's never waited for. */
 export async function tryLockRun(path: string, runId: string): Promise<HeldLock> {
   const file = await openLockFile(path);
-  if (!(await file.tryLock(true))) {
-    file.close();
-    throw new SpotError("RUN_LOCKED", `Cannot lock run "${runId}": another spot process is working on it`, {
-      details: { runId, hint: "wait for it to finish, or check `spot list --running`" },
-    });
+  const deadline = Date.now() + OWN_LOCK_RETRY_MS;
+  while (!(await file.tryLock(true))) {
+    if (Date.now() >= deadline || holderPid(path) !== Deno.pid) {
+      file.close();
+      throw new SpotError("RUN_LOCKED", `Cannot lock run "${runId}": another spot process is working on it`, {
+        details: { runId, hint: "wait for it to finish, or check `spot list --running`" },
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_STEP_MS));
   }
   await file.truncate(0);
   await file.write(new TextEncoder().encode(JSON.stringify({ pid: Deno.pid, at: new Date().toISOString() })));
   return { release: () => file.close() };
+}
+
+function holderPid(path: string): number | null {
+  try {
+    return Number(JSON.parse(Deno.readTextFileSync(path)).pid) || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Waits for the lock (used for short global critical sections). */

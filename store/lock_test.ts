@@ -143,3 +143,31 @@ Deno.test("tryLockRun() is blocked by a lock held in a child process and free af
     }
   });
 });
+
+Deno.test("tryLockRun() waits out a lock this process just released (a forked child's copy), not another process's", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "run.lock");
+    // A second open file description stands in for the copy a child holds between fork and exec.
+    const first = await tryLockRun(path, "run-1");
+    const copy = await Deno.open(path, { read: true });
+    first.release();
+    assert.equal(await copy.tryLock(true), true);
+    setTimeout(() => copy.close(), 300);
+    const started = Date.now();
+    const again = await tryLockRun(path, "run-1");
+    again.release();
+    assert.ok(Date.now() - started >= 200, "it waited for the copy to go");
+
+    // A holder that names another process is refused at once.
+    await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid + 1_000_000 }));
+    const other = await Deno.open(path, { read: true });
+    try {
+      assert.equal(await other.tryLock(true), true);
+      const t = Date.now();
+      await assert.rejects(tryLockRun(path, "run-1"), isRunLocked);
+      assert.ok(Date.now() - t < 1_000, "refused without waiting");
+    } finally {
+      other.close();
+    }
+  });
+});

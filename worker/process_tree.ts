@@ -85,10 +85,17 @@ export const identity = (p: ProcInfo) => `${p.pid}:${p.start}`;
 
 /**
  * Processes re-parented to `self` (a child subreaper) since `sinceStart` (clock ticks since boot), alive:
- * what a launch detached, found after its step ended, when `self` has no other children of its own running.
+ * what a launch detached, found after its step ended. `own` holds the children `self` started itself and
+ * still waits for (a sibling run's git, another launch's worker): they have the same parent link and are
+ * never the launch's.
  */
-export function orphansOf(table: ProcInfo[], self: number, sinceStart: number): ProcInfo[] {
-  return table.filter((p) => p.ppid === self && p.state !== "Z" && p.start >= sinceStart);
+export function orphansOf(
+  table: ProcInfo[],
+  self: number,
+  sinceStart: number,
+  own: ReadonlySet<number> = new Set(),
+): ProcInfo[] {
+  return table.filter((p) => p.ppid === self && p.state !== "Z" && p.start >= sinceStart && !own.has(p.pid));
 }
 
 /**

@@ -58,12 +58,18 @@ Deno.test("leftovers() finds remembered processes and whatever runs in a group o
   );
 });
 
-Deno.test("orphansOf() finds live children of spot started since the launch, never older ones or zombies", () => {
+Deno.test("orphansOf() finds live children of spot started since the launch, never older ones, zombies or its own", () => {
   const table = [
     p(50, 7, 50, 50, 100),
     p(51, 7, 51, 51, 400),
     p(52, 7, 52, 52, 500, "Z"),
     p(53, 1, 53, 53, 600),
+    p(54, 7, 54, 54, 700),
   ];
-  assert.deepEqual(orphansOf(table, 7, 300).map((x) => x.pid), [51]);
+  assert.deepEqual(orphansOf(table, 7, 300).map((x) => x.pid), [51, 54]);
+  assert.deepEqual(
+    orphansOf(table, 7, 300, new Set([54])).map((x) => x.pid),
+    [51],
+    "a child spot started itself",
+  );
 });

@@ -2,7 +2,8 @@
  * Ends what a worker launch left behind outside its process group. spot is
  * the child subreaper of its tree (subreaper.ts), so whatever the launch
  * detached is re-parented to spot: after the step ends, every live child of
- * spot started during the turn is the launch's. Besides, the launch's tree
+ * spot started during the turn is the launch's, except those spot started
+ * itself (another run's git or worker in the same process, see ownChildren). Besides, the launch's tree
  * is read every WATCH_MS and every member remembered, and each remembered
  * process still alive, with whatever runs in a group or session one of them
  * leads, is killed too (this alone is what remains where there is no
@@ -10,6 +11,7 @@
  * in a process's environment. Under bwrap the PID namespace ends them all
  * first.
  */
+import { ownChildren } from "../sandbox/spawn.ts";
 import { descendants, identity, leftovers, orphansOf, type ProcInfo, readProcesses } from "./process_tree.ts";
 
 /** Often enough to see a dev server or a watcher detach; cheap (a few ms for a few hundred processes). */
@@ -51,7 +53,10 @@ export function watchProcesses(root: number): ProcessWatch {
       // Killing a detached process re-parents its own children to spot; a few passes take them too.
       for (let pass = 0; pass < REAP_PASSES; pass++) {
         const table = readProcesses();
-        const left = [...leftovers(table, seen, Deno.pid), ...orphansOf(table, Deno.pid, since)];
+        const left = [
+          ...leftovers(table, seen, Deno.pid),
+          ...orphansOf(table, Deno.pid, since, ownChildren()),
+        ];
         if (left.length === 0) break;
         for (const p of left) {
           kill(p.pid);
