@@ -20,6 +20,7 @@ export type WorkerFailureCode =
   | "tui_fallback"
   | "cli_crash"
   | "config"
+  | "budget"
   | "cancelled";
 
 /** blocking: do not retry or fall back; transient: retry once; permanent: fail. */

@@ -16,6 +16,7 @@ import {
   updateJob,
 } from "./store.ts";
 import { runTask } from "./task_run.ts";
+import { budgetReached, shares } from "./budget.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -56,7 +57,8 @@ async function takeOver(ctx: SpotContext, jobId: string): Promise<void> {
       tasks[id] = { ...t, state: "failed", reason: "its coordinator stopped while it ran", endedAt: at };
     }
     const coordinator = { pid: Deno.pid, startedAt: at };
-    return { state: { ...state, status: "running", updatedAt: at, coordinator, tasks } };
+    const startedAt = state.startedAt ?? at;
+    return { state: { ...state, status: "running", updatedAt: at, coordinator, startedAt, tasks } };
   });
   await appendEvent(ctx.paths, jobId, { at, type: "job", state: "running" });
   for (const id of orphans) {
@@ -70,6 +72,25 @@ async function takeOver(ctx: SpotContext, jobId: string): Promise<void> {
   }
 }
 
+/** The job's own limits: past `jobMs` since it first started, or its cost budget spent. */
+function stopReason(limits: StoredJob["config"]["limits"], state: JobState, at: string): string | null {
+  const ranMs = state.startedAt ? Date.parse(at) - Date.parse(state.startedAt) : 0;
+  if (ranMs >= limits.jobMs) {
+    return `JOB_TIMEOUT: the job ran longer than its limits.jobMs (${limits.jobMs} ms)`;
+  }
+  return budgetReached(limits.costUsd, state.tasks);
+}
+
+/** The job stops: queued tasks never start; running ones are interrupted by the coordinator. */
+function cancelQueued(state: JobState, reason: string, at: string): JobState {
+  const tasks = Object.fromEntries(
+    Object.entries(state.tasks).map((
+      [id, t],
+    ) => [id, t.state === "queued" ? { ...t, state: "cancelled" as const } : t]),
+  );
+  return { ...state, status: "cancelled", reason, updatedAt: at, tasks };
+}
+
 /** Applies the plan's blocks and claims its starts in one write; returns the tasks to launch. */
 async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
   job: StoredJob;
@@ -80,28 +101,54 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
   const at = ctx.now();
   let start: string[] = [];
   let blocked: { id: string; reason: string }[] = [];
+  let stopped: string | null = null;
   const { job, state } = await updateJob(ctx.paths, jobId, (job, state) => {
     if (state.status === "cancelled") return { state };
-    const plan = schedule(job.tasks, state.tasks, {
-      concurrency: job.config.limits.concurrency,
-      freeSlots: free,
-    });
-    start = plan.start;
+    const limits = job.config.limits;
+    stopped = stopReason(limits, state, at);
+    if (stopped) return { state: cancelQueued(state, stopped, at) };
+    const plan = schedule(job.tasks, state.tasks, { concurrency: limits.concurrency, freeSlots: free });
+    const share = limits.costUsd === undefined ? null : shares(
+      limits.costUsd,
+      state.tasks,
+      plan.start,
+      limits.concurrency - Object.values(state.tasks).filter((t) => t.state === "running").length,
+    );
+    start = share ? plan.start.filter((id) => share.has(id)) : plan.start;
     blocked = plan.block;
     const tasks = { ...state.tasks };
     for (const b of plan.block) tasks[b.id] = { state: "blocked", reason: b.reason, endedAt: at };
-    for (const id of start) tasks[id] = { state: "running", runId: `${jobId}.${id}`, startedAt: at };
+    for (const id of start) {
+      tasks[id] = {
+        state: "running",
+        runId: `${jobId}.${id}`,
+        startedAt: at,
+        ...(share ? { reservedUsd: share.get(id) } : {}),
+      };
+    }
     const settled = running === 0 && start.length === 0 &&
       job.tasks.every((t) => TERMINAL.has(tasks[t.id].state));
     const failed = job.tasks.some((t) => tasks[t.id].state !== "succeeded");
     const status = settled ? (failed ? "failed" : "succeeded") : state.status;
     return { state: { ...state, status, updatedAt: at, tasks } };
   });
+  if (stopped) await appendEvent(ctx.paths, jobId, { at, type: "job", state: "cancelled", reason: stopped });
   for (const b of blocked) await appendEvent(ctx.paths, jobId, { at, type: "task", ...b, state: "blocked" });
   for (const id of start) {
     await appendEvent(ctx.paths, jobId, { at, type: "task", id, state: "running", runId: `${jobId}.${id}` });
   }
   return { job, state, start };
+}
+
+/** A task stopped by the job's end is cancelled; one stopped by its own deadline failed. */
+function ended(rec: TaskRecord, job: AbortSignal, deadline: AbortSignal, taskMs: number): TaskRecord {
+  if (job.aborted) return { ...rec, state: "cancelled" };
+  if (!deadline.aborted) return rec;
+  return {
+    ...rec,
+    state: "failed",
+    reason: `TASK_TIMEOUT: the task ran longer than its limits.taskMs (${taskMs} ms)`,
+  };
 }
 
 export async function coordinateJob(
@@ -121,8 +168,15 @@ export async function coordinateJob(
       for (const id of start) {
         const task = job.tasks.find((t) => t.id === id)!;
         const before = task.after.map((p) => ({ id: p, record: state.tasks[p] }));
-        const done = runTask(tctx, job, task, { runId: state.tasks[id].runId!, before })
-          .then((rec) => record(ctx, jobId, id, abort.signal.aborted ? { ...rec, state: "cancelled" } : rec))
+        const { taskMs, maxTurns, maxToolCalls } = job.config.limits;
+        const deadline = AbortSignal.timeout(taskMs);
+        const budget = { costUsd: state.tasks[id].reservedUsd, turns: maxTurns, toolCalls: maxToolCalls };
+        const done = runTask({ ...tctx, signal: AbortSignal.any([abort.signal, deadline]) }, job, task, {
+          runId: state.tasks[id].runId!,
+          before,
+          budget,
+        })
+          .then((rec) => record(ctx, jobId, id, ended(rec, abort.signal, deadline, taskMs)))
           .finally(() => inflight.delete(id));
         inflight.set(id, done);
       }

@@ -31,6 +31,10 @@ export interface TaskRecord {
   result?: TaskResult;
   /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
   fingerprint?: string;
+  /** The share of the job's cost budget held while it runs (graphs/budget.ts). */
+  reservedUsd?: number;
+  /** What its worker turns cost, once it ended. */
+  costUsd?: number;
 }
 
 /** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
@@ -53,6 +57,8 @@ export interface JobState {
   createdAt: string;
   updatedAt: string;
   coordinator?: { pid: number; startedAt: string };
+  /** When a coordinator first took the job: `limits.jobMs` counts from here, across restarts. */
+  startedAt?: string;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;
 }

@@ -22,6 +22,7 @@ import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
+import type { TurnBudget } from "../worker/budget.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -78,6 +79,7 @@ async function taskResult(
   job: StoredJob,
   task: JobTask,
   runId: string,
+  budget: TurnBudget | undefined,
 ): Promise<TaskResult> {
   const first = readResult(await finalText(ctx, runId), job.tasks, task);
   if (first.ok) return first.result;
@@ -88,10 +90,18 @@ async function taskResult(
     prompt: repairPrompt(task.role, first.problem),
     followUp: { label: "result-repair", resumeSession: session },
     readOnly: true,
+    budget: await budgetLeft(ctx, runId, budget),
   });
   const second = readResult(await finalText(ctx, runId), job.tasks, task);
   if (second.ok) return second.result;
   throw new SpotError("RESULT_INVALID", `${second.problem} (after one repair turn)`);
+}
+
+/** What the repair turn may still spend: the task's share less what its first turn spent. */
+async function budgetLeft(ctx: SpotContext, runId: string, budget: TurnBudget | undefined) {
+  if (budget?.costUsd === undefined) return budget;
+  const spent = (await ctx.store.load(runId)).workerCostUsd;
+  return { ...budget, costUsd: Math.max(0, budget.costUsd - spent) };
 }
 
 /** The worker said it did not succeed: the task fails with what it gave as the reason. */
@@ -140,7 +150,7 @@ async function judgeTask(
   ctx: SpotContext,
   job: StoredJob,
   task: JobTask,
-  options: { runId: string; before: { id: string; record: TaskRecord }[] },
+  options: TaskRunOptions,
 ): Promise<TaskRecord> {
   const { runId } = options;
   try {
@@ -159,12 +169,16 @@ async function judgeTask(
     });
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
-    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before), readOnly });
+    await runWorker(ctx, runId, {
+      prompt: taskPrompt(job, task, options.before),
+      readOnly,
+      budget: options.budget,
+    });
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
     if (wrote.violation) return wrote.violation;
-    const result = await taskResult(ctx, job, task, runId);
+    const result = await taskResult(ctx, job, task, runId, options.budget);
     const { changed, violation } = await ownershipCheck(ctx, task, runId);
     if (violation) return violation;
     const summary = result.summary.slice(0, MAX_SUMMARY);
@@ -182,18 +196,31 @@ async function judgeTask(
     const fingerprint = await sha256Hex(JSON.stringify({ diffSha256: verified.diffSha256, result }));
     return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint };
   } catch (error) {
-    const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);
+    const failure = isSpotError(error)
+      ? (error.details as { failure?: { code?: string } })?.failure
+      : undefined;
+    const code = failure?.code === "budget" ? "BUDGET_EXCEEDED" : isSpotError(error) ? error.code : "";
+    const reason = code ? `${code}: ${(error as Error).message}` : String(error);
     return fail(reason.split("\n")[0].slice(0, 500), { runId });
   }
+}
+
+export interface TaskRunOptions {
+  runId: string;
+  before: { id: string; record: TaskRecord }[];
+  /** Its share of the job's cost budget and the job's per-turn limits. */
+  budget?: TurnBudget;
 }
 
 export async function runTask(
   ctx: SpotContext,
   job: StoredJob,
   task: JobTask,
-  options: { runId: string; before: { id: string; record: TaskRecord }[] },
+  options: TaskRunOptions,
 ): Promise<TaskRecord> {
-  const record = await judgeTask(ctx, job, task, options);
+  const judged = await judgeTask(ctx, job, task, options);
+  const costUsd = await ctx.store.load(options.runId).then((s) => s.workerCostUsd, () => undefined);
+  const record = costUsd === undefined ? judged : { ...judged, costUsd };
   // The run ends with its task (a succeeded builder's waits for integration), so it frees its slot.
   await endTaskRun(ctx, task.role, record).catch(() => {});
   return record;

@@ -4,7 +4,7 @@
  * fails (`JOB_FAILED`) when the job settled with a task that did not succeed.
  */
 import { resolve } from "../base/path.ts";
-import { SpotError } from "../errors.ts";
+import { type ErrorCode, SpotError } from "../errors.ts";
 import { toplevel } from "../git/repo.ts";
 import { spotArgv, startTicks } from "../agents/launch.ts";
 import { spawnDetached } from "../sandbox/spawn.ts";
@@ -133,11 +133,16 @@ export async function waitJob(ctx: SpotContext, jobId: string, options: { timeou
   const end = Date.now() + (options.timeoutMs ?? 1000);
   for (;;) {
     const v = await view(ctx, jobId);
-    const settled = v.status === "succeeded" || v.status === "failed" || v.status === "cancelled";
+    // A cancelled job is settled once its coordinator has recorded how each running task ended.
+    const settled = (v.status === "succeeded" || v.status === "failed" || v.status === "cancelled") &&
+      (v.tasks.every((t) => t.state !== "running") || !v.coordinatorAlive);
     if (settled) {
       if (v.status === "succeeded") return { ...v, waiting: false };
       const bad = v.tasks.filter((t) => t.state !== "succeeded").map((t) => `${t.id} ${t.state}`);
-      throw new SpotError("JOB_FAILED", `Job "${jobId}" ended ${v.status}: ${bad.join(", ")}`, {
+      // A job its own limits stopped fails with the limit's code; any other with JOB_FAILED.
+      const code = /^(BUDGET_EXCEEDED|JOB_TIMEOUT):/.exec(v.reason ?? "")?.[1] as ErrorCode | undefined;
+      const why = code ? ` (${v.reason})` : "";
+      throw new SpotError(code ?? "JOB_FAILED", `Job "${jobId}" ended ${v.status}${why}: ${bad.join(", ")}`, {
         details: { ...v, waiting: false },
       });
     }

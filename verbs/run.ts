@@ -1,4 +1,5 @@
 /** `run`: the worker's implementation turn, from prepared to verifying. */
+import type { TurnBudget } from "../worker/budget.ts";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
@@ -35,6 +36,8 @@ export interface RunOptions {
   followUp?: FollowUp;
   /** The turn may only read: under an OS sandbox the worktree is mounted read-only (a job's read-only roles). */
   readOnly?: boolean;
+  /** What the turn may spend before spot stops it (a job task's share of the job's budget). */
+  budget?: TurnBudget;
 }
 
 export async function runWorker(
@@ -65,6 +68,7 @@ export async function runWorker(
         requiredCapabilities: task.requiredCapabilities,
         followUp: options.followUp,
         readOnly: options.readOnly,
+        budget: options.budget,
       },
     );
     state = withTurn(state, "run", result);

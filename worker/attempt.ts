@@ -19,6 +19,7 @@ import { type ProcessWatch, watchProcesses } from "./process_watch.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
 import { launchSettings } from "./settings.ts";
+import { budgetSpent, NO_SPEND, spend, type TurnBudget } from "./budget.ts";
 import { unreachableMessage } from "../isolation/worker_network.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
@@ -40,6 +41,8 @@ export interface TurnInput {
   resumeSession?: string;
   /** The turn may only read: under an OS sandbox its worktree is mounted read-only. */
   readOnly?: boolean;
+  /** What the turn may spend before spot stops it (a job task's share). */
+  budget?: TurnBudget;
 }
 
 interface Clock {
@@ -194,7 +197,12 @@ export async function attempt(
   const box: { exit: ExitMessage | null } = { exit: null };
   let watch: ProcessWatch | null = null;
   let events = 0;
-  const step = await runStep(ctx, {
+  let spent = NO_SPEND;
+  let overBudget: string | null = null;
+  // A spent budget stops the step the way an interrupt does, and is told apart from one below.
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  const step = await runStep({ ...ctx, signal }, {
     kind: "worker",
     runId: state.runId,
     policy: {
@@ -218,6 +226,9 @@ export async function attempt(
       for (const event of adapter.parseLine(message.line, parse)) {
         events++;
         await ctx.store.event(state.runId, { ...event, phase });
+        spent = spend(spent, event);
+        overBudget ??= budgetSpent(prompt.budget, spent);
+        if (overBudget && !stop.signal.aborted) stop.abort();
       }
       ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
     },
@@ -232,11 +243,18 @@ export async function attempt(
       message: `Ended ${reaped.length} process(es) the worker left outside its group: ${reaped.join(", ")}`,
     });
   }
-  const outcome = judgeTurn(adapter, parse, {
+  const judged = judgeTurn(adapter, parse, {
     exit: box.exit,
     step: step.result,
     aborted: !!ctx.signal?.aborted,
     idleSeconds: spec.idleMs / 1000,
   });
+  // A turn that finished on its own keeps its outcome, even when its last report crossed the budget.
+  const outcome: WorkerOutcome = overBudget && !judged.ok
+    ? {
+      ...judged,
+      failure: { code: "budget", class: "blocking", message: `spot stopped the worker: ${overBudget}` },
+    }
+    : judged;
   return { outcome, enforcement: launch.enforcement };
 }

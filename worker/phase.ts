@@ -3,6 +3,7 @@
  * a transient failure retried once and then carried along the profile's
  * fallback chain. Every attempt spent tokens, so the turn's usage is their sum.
  */
+import type { TurnBudget } from "./budget.ts";
 import type { WorkerOutcome } from "../adapters/types.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { nextFallback } from "../routing/fallback.ts";
@@ -59,6 +60,12 @@ export interface FollowUp {
   resumeSession: string;
 }
 
+/** The budget after `spentUsd` went on earlier attempts of the same turn. */
+function left(budget: TurnBudget | undefined, spentUsd: number): TurnBudget | undefined {
+  if (budget?.costUsd === undefined) return budget;
+  return { ...budget, costUsd: Math.max(0, budget.costUsd - spentUsd) };
+}
+
 export async function runWorkerPhase(
   ctx: SpotContext,
   state: RunState,
@@ -70,6 +77,8 @@ export async function runWorkerPhase(
     followUp?: FollowUp;
     /** The turn may only read (a job's read-only roles): under an OS sandbox the worktree is read-only. */
     readOnly?: boolean;
+    /** What the turn may spend (a job task's share); each retry or fallback gets what the earlier ones left. */
+    budget?: TurnBudget;
   },
 ): Promise<PhaseResult> {
   const label = options.followUp?.label ?? `${phase}-r${state.revisionRound}`;
@@ -92,6 +101,7 @@ export async function runWorkerPhase(
         label,
         resumeSession: options.followUp?.resumeSession,
         readOnly: options.readOnly,
+        budget: left(options.budget, costUsd),
       }, n);
       enforcement = result.enforcement ?? enforcement;
       usage = addUsage(usage, result.outcome.usage);

@@ -7,6 +7,9 @@ export const JOB_LIMITS = {
   concurrency: { default: 3, max: 16 },
   taskMs: { default: 1_200_000, max: 86_400_000 },
   jobMs: { default: 5_400_000, max: 86_400_000 },
+  costUsd: { max: 10_000 },
+  maxTurns: { max: 1_000 },
+  maxToolCalls: { max: 100_000 },
 } as const;
 
 export const JobLimits = z.object({
@@ -16,6 +19,12 @@ export const JobLimits = z.object({
     .describe("A task running longer fails"),
   jobMs: z.number().int().min(1000).max(JOB_LIMITS.jobMs.max).default(JOB_LIMITS.jobMs.default)
     .describe("The job is cancelled after this long"),
+  costUsd: z.number().positive().max(JOB_LIMITS.costUsd.max).optional()
+    .describe("The job's cost budget in dollars: each worker launches with its share reserved"),
+  maxTurns: z.number().int().min(1).max(JOB_LIMITS.maxTurns.max).optional()
+    .describe("Model calls each task's worker may make in a turn"),
+  maxToolCalls: z.number().int().min(0).max(JOB_LIMITS.maxToolCalls.max).optional()
+    .describe("Tool calls each task's worker may make in a turn"),
 }).strict();
 
 export const JobConfig = z.object({
