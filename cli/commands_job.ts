@@ -41,6 +41,13 @@ const JOB_COMMANDS: CommandSpec[] = [
     run: (o, cli) => cli.verb("job start", o, async (ctx) => (await graphs()).startJob(ctx, text(o, "job"))),
   },
   {
+    name: "resume",
+    help:
+      "Start a coordinator again after one died: what it left running is reconciled, never launched twice",
+    args: [JOB],
+    run: (o, cli) => cli.verb("job resume", o, async (ctx) => (await graphs()).startJob(ctx, text(o, "job"))),
+  },
+  {
     name: "wait",
     help: "Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed",
     args: [JOB],
@@ -101,6 +108,6 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, wait, status, cancel, integrate, rollback",
+  help: "Task graphs: init, add, start, resume, wait, status, cancel, integrate, rollback",
   commands: JOB_COMMANDS,
 };

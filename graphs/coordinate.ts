@@ -11,12 +11,15 @@ import {
   appendEvent,
   holdCoordinator,
   type JobState,
+  loadJob,
   type StoredJob,
   type TaskRecord,
   updateJob,
 } from "./store.ts";
 import { runTask } from "./task_run.ts";
 import { budgetReached, shares } from "./budget.ts";
+import { type Resume, resumeOf } from "./reconcile.ts";
+import { endTaskRun } from "./run_end.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -45,31 +48,42 @@ async function record(ctx: SpotContext, jobId: string, id: string, rec: TaskReco
   });
 }
 
-/** Marks the tasks a dead coordinator left running, and takes the job. */
-async function takeOver(ctx: SpotContext, jobId: string): Promise<void> {
+/**
+ * Takes the job, reconciling each task a dead coordinator left running from its run (graphs/reconcile.ts):
+ * returns the tasks to carry on, and how; an uncertain one fails and its run ends with it.
+ */
+async function takeOver(ctx: SpotContext, jobId: string): Promise<Map<string, "run" | "judge" | undefined>> {
   const at = ctx.now();
-  const orphans: string[] = [];
+  const { job, state: before } = await loadJob(ctx.paths, jobId);
+  const decided = new Map<string, Resume>();
+  for (const [id, t] of Object.entries(before.tasks)) {
+    if (t.state !== "running" || !t.runId) continue;
+    decided.set(id, resumeOf(await ctx.store.load(t.runId).catch(() => null)));
+  }
+  const failed: [string, TaskRecord][] = [];
   await updateJob(ctx.paths, jobId, (_, state) => {
     const tasks = { ...state.tasks };
-    for (const [id, t] of Object.entries(tasks)) {
-      if (t.state !== "running") continue;
-      orphans.push(id);
-      tasks[id] = { ...t, state: "failed", reason: "its coordinator stopped while it ran", endedAt: at };
+    for (const [id, resume] of decided) {
+      if (resume.mode !== "uncertain" || tasks[id].state !== "running") continue;
+      tasks[id] = { ...tasks[id], state: "failed", reason: resume.reason, endedAt: at };
+      failed.push([id, tasks[id]]);
     }
     const coordinator = { pid: Deno.pid, startedAt: at };
     const startedAt = state.startedAt ?? at;
     return { state: { ...state, status: "running", updatedAt: at, coordinator, startedAt, tasks } };
   });
   await appendEvent(ctx.paths, jobId, { at, type: "job", state: "running" });
-  for (const id of orphans) {
-    await appendEvent(ctx.paths, jobId, {
-      at,
-      type: "task",
-      id,
-      state: "failed",
-      reason: "coordinator stopped",
-    });
+  for (const [id, rec] of failed) {
+    await appendEvent(ctx.paths, jobId, { at, type: "task", id, state: "failed", reason: rec.reason });
+    const role = job.tasks.find((t) => t.id === id)?.role ?? "builder";
+    await endTaskRun(ctx, role, rec).catch(() => {});
   }
+  const carry = new Map<string, "run" | "judge" | undefined>();
+  for (const [id, resume] of decided) {
+    if (resume.mode === "launch") carry.set(id, undefined);
+    else if (resume.mode === "run" || resume.mode === "judge") carry.set(id, resume.mode);
+  }
+  return carry;
 }
 
 /** The job's own limits: past `jobMs` since it first started, or its cost budget spent. */
@@ -161,11 +175,17 @@ export async function coordinateJob(
   const tctx: SpotContext = { ...ctx, signal: abort.signal, progress: undefined };
   const inflight = new Map<string, Promise<void>>();
   try {
-    await takeOver(ctx, jobId);
+    const carried = await takeOver(ctx, jobId);
     for (;;) {
-      const { job, state, start } = await step(ctx, jobId, inflight.size);
+      const { job, state, start } = await step(ctx, jobId, inflight.size + carried.size);
       if (state.status === "cancelled") abort.abort();
-      for (const id of start) {
+      // The tasks a dead coordinator left are carried on first, once; then what the scheduler starts.
+      const launches: [string, "run" | "judge" | undefined][] = [
+        ...carried,
+        ...start.map((id) => [id, undefined] as [string, undefined]),
+      ];
+      carried.clear();
+      for (const [id, resume] of launches) {
         const task = job.tasks.find((t) => t.id === id)!;
         const before = task.after.map((p) => ({ id: p, record: state.tasks[p] }));
         const { taskMs, maxTurns, maxToolCalls } = job.config.limits;
@@ -175,6 +195,7 @@ export async function coordinateJob(
           runId: state.tasks[id].runId!,
           before,
           budget,
+          resume,
         })
           .then((rec) => record(ctx, jobId, id, ended(rec, abort.signal, deadline, taskMs)))
           .finally(() => inflight.delete(id));

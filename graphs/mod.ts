@@ -1,5 +1,5 @@
 /** Task graphs (`spot job`): the verbs and the coordinator the command table loads lazily. */
 export { addTask, cancelJob, initJob, jobStatus, startJob, waitJob } from "./verbs.ts";
 export { coordinateJob } from "./coordinate.ts";
-export { integrateJob } from "./integrate.ts";
-export { rollbackJob } from "./rollback.ts";
+export { integrateJob } from "./integration/integrate.ts";
+export { rollbackJob } from "./integration/rollback.ts";

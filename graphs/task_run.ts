@@ -146,6 +146,35 @@ const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
   ...extra,
 });
 
+async function prepareTask(ctx: SpotContext, job: StoredJob, task: JobTask, runId: string): Promise<void> {
+  const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const taskFile = join(dir, "task.json");
+  await writeJsonAtomic(taskFile, contractOf(job, task, runId));
+  await prepare(ctx, {
+    taskFile,
+    runId,
+    profile: task.model?.profile ?? job.config.profile,
+    model: task.model?.id,
+    sandbox: job.config.sandbox,
+    selectWorker: false,
+    selectModel: false,
+  });
+}
+
+/** spot's verification of a builder's run: made now, or the one on record when a dead coordinator made it. */
+async function verification(
+  ctx: SpotContext,
+  runId: string,
+): Promise<{ passed: boolean; diffSha256: string }> {
+  if ((await ctx.store.load(runId)).status === "verifying") return await verifyRun(ctx, runId);
+  const recorded = await ctx.store.readJson<{ passed: boolean; diffSha256: string }>(
+    runId,
+    "verification.json",
+  );
+  return recorded ?? { passed: false, diffSha256: "" };
+}
+
 async function judgeTask(
   ctx: SpotContext,
   job: StoredJob,
@@ -154,26 +183,16 @@ async function judgeTask(
 ): Promise<TaskRecord> {
   const { runId } = options;
   try {
-    const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    const taskFile = join(dir, "task.json");
-    await writeJsonAtomic(taskFile, contractOf(job, task, runId));
-    await prepare(ctx, {
-      taskFile,
-      runId,
-      profile: task.model?.profile ?? job.config.profile,
-      model: task.model?.id,
-      sandbox: job.config.sandbox,
-      selectWorker: false,
-      selectModel: false,
-    });
+    if (!options.resume) await prepareTask(ctx, job, task, runId);
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
-    await runWorker(ctx, runId, {
-      prompt: taskPrompt(job, task, options.before),
-      readOnly,
-      budget: options.budget,
-    });
+    if (options.resume !== "judge") {
+      await runWorker(ctx, runId, {
+        prompt: taskPrompt(job, task, options.before),
+        readOnly,
+        budget: options.budget,
+      });
+    }
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
@@ -191,7 +210,7 @@ async function judgeTask(
       });
     }
     if (task.role !== "builder") return { state: "succeeded", runId, summary, result };
-    const verified = await verifyRun(ctx, runId);
+    const verified = await verification(ctx, runId);
     if (!verified.passed) return fail("VERIFICATION_FAILED: spot's checks or scans did not pass", { runId });
     const fingerprint = await sha256Hex(JSON.stringify({ diffSha256: verified.diffSha256, result }));
     return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint };
@@ -210,6 +229,8 @@ export interface TaskRunOptions {
   before: { id: string; record: TaskRecord }[];
   /** Its share of the job's cost budget and the job's per-turn limits. */
   budget?: TurnBudget;
+  /** Taking over from a dead coordinator (graphs/reconcile.ts): the run exists; run its worker, or only judge. */
+  resume?: "run" | "judge";
 }
 
 export async function runTask(

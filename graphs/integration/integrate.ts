@@ -4,18 +4,18 @@
  * is committed (`approve`) and cherry-picked onto the source branch in `after` order (`integrate`, which
  * re-runs the builder's checks there), then the job's `integratedChecks` run on the result.
  */
-import { join } from "../base/path.ts";
-import { SpotError } from "../errors.ts";
-import { sourceFingerprint } from "../git/fingerprint.ts";
-import { runChecks } from "../gates/checks.ts";
-import type { JobTask } from "../schemas/job/task.ts";
-import type { SpotContext } from "../store/context.ts";
-import { writeJsonAtomic } from "../store/files.ts";
-import { loadTask } from "../store/task_file.ts";
-import { approveRun } from "../verbs/approve.ts";
-import { integrateRun } from "../verbs/integrate.ts";
-import { reviewTargets, verdicts } from "./result.ts";
-import { moveRun } from "../lifecycle/move.ts";
+import { join } from "../../base/path.ts";
+import { SpotError } from "../../errors.ts";
+import { sourceFingerprint } from "../../git/fingerprint.ts";
+import { runChecks } from "../../gates/checks.ts";
+import type { JobTask } from "../../schemas/job/task.ts";
+import type { SpotContext } from "../../store/context.ts";
+import { writeJsonAtomic } from "../../store/files.ts";
+import { loadTask } from "../../store/task_file.ts";
+import { approveRun } from "../../verbs/approve.ts";
+import { integrateRun } from "../../verbs/integrate.ts";
+import { reviewTargets, verdicts } from "../result.ts";
+import { moveRun } from "../../lifecycle/move.ts";
 import { applyBuilders } from "./apply.ts";
 import {
   appendEvent,
@@ -25,7 +25,7 @@ import {
   loadJob,
   type StoredJob,
   updateJob,
-} from "./store.ts";
+} from "../store.ts";
 
 /** The tasks in an order where each comes after everything in its `after` (the job's order otherwise). */
 export function afterOrder(tasks: readonly JobTask[]): JobTask[] {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { isSpotError } from "../errors.ts";
-import { JobTask } from "../schemas/job/task.ts";
+import { isSpotError } from "../../errors.ts";
+import { JobTask } from "../../schemas/job/task.ts";
 import { afterOrder, requireApprovals } from "./integrate.ts";
-import type { JobState } from "./store.ts";
+import type { JobState } from "../store.ts";
 
 const FP = "ab".repeat(32);
 const t = (id: string, role: string, extra: Record<string, unknown> = {}) =>

@@ -3,11 +3,11 @@
  * still be as integration left it, or nothing is restored (ROLLBACK_REFUSED, naming the files changed since);
  * without --confirm it only says what it would restore.
  */
-import { join } from "../base/path.ts";
-import { SpotError } from "../errors.ts";
+import { join } from "../../base/path.ts";
+import { SpotError } from "../../errors.ts";
 import { blobFile, readJournal, restoreSide, sameSide, sideOf, writeJournal } from "./journal.ts";
-import { appendEvent, loadJob, updateJob } from "./store.ts";
-import type { SpotContext } from "../store/context.ts";
+import { appendEvent, loadJob, updateJob } from "../store.ts";
+import type { SpotContext } from "../../store/context.ts";
 
 export async function rollbackJob(ctx: SpotContext, jobId: string, options: { confirm?: boolean } = {}) {
   const { job } = await loadJob(ctx.paths, jobId);

@@ -4,16 +4,16 @@
  * must be the builders' base), a journal with the before-blobs is written before anything changes, and
  * `spot job rollback` restores exactly what this changed.
  */
-import { join } from "../base/path.ts";
-import { SpotError } from "../errors.ts";
-import { computeDelta } from "../git/delta.ts";
-import { git, gitText } from "../git/git.ts";
-import { worktreeOf } from "../lifecycle/worktree.ts";
-import type { JobTask } from "../schemas/job/task.ts";
-import type { SpotContext } from "../store/context.ts";
+import { join } from "../../base/path.ts";
+import { SpotError } from "../../errors.ts";
+import { computeDelta } from "../../git/delta.ts";
+import { git, gitText } from "../../git/git.ts";
+import { worktreeOf } from "../../lifecycle/worktree.ts";
+import type { JobTask } from "../../schemas/job/task.ts";
+import type { SpotContext } from "../../store/context.ts";
 import { blobFile, type JournalEntry, restoreSide, sideOf, writeJournal } from "./journal.ts";
-import type { JobState, StoredJob } from "./store.ts";
-import { diffPaths } from "./task_run.ts";
+import type { JobState, StoredJob } from "../store.ts";
+import { diffPaths } from "../task_run.ts";
 
 const blocked = (message: string, details: Record<string, unknown> = {}) =>
   new SpotError("INTEGRATION_BLOCKED", message, { details });

@@ -3,11 +3,11 @@
  * changed in the user's checkout, file by file, so `spot job rollback` can restore exactly that, and refuse
  * files changed since.
  */
-import { join } from "../base/path.ts";
-import { sha256Hex } from "../git/hash.ts";
-import type { SpotPaths } from "../store/paths.ts";
-import { readJsonFile, writeJsonAtomic } from "../store/files.ts";
-import { jobFile } from "./store.ts";
+import { join } from "../../base/path.ts";
+import { sha256Hex } from "../../git/hash.ts";
+import type { SpotPaths } from "../../store/paths.ts";
+import { readJsonFile, writeJsonAtomic } from "../../store/files.ts";
+import { jobFile } from "../store.ts";
 
 /** One side of a file: absent, or its content digest and mode bits. */
 export interface FileSide {
