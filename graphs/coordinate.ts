@@ -20,6 +20,7 @@ import { runTask } from "./task_run.ts";
 import { budgetReached, shares } from "./budget.ts";
 import { type Resume, resumeOf } from "./reconcile.ts";
 import { endTaskRun } from "./run_end.ts";
+import { notifyJob } from "./notify.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -203,6 +204,7 @@ export async function coordinateJob(
       }
       if (inflight.size === 0 && (state.status !== "running")) {
         await appendEvent(ctx.paths, jobId, { at: ctx.now(), type: "job", state: state.status });
+        await notifyJob(ctx, jobId).catch(() => {});
         return { jobId, status: state.status };
       }
       let timer: ReturnType<typeof setTimeout> | undefined;

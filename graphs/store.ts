@@ -61,6 +61,8 @@ export interface JobState {
   startedAt?: string;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;
+  /** What the job's notify command did when the job settled (graphs/notify.ts). */
+  notified?: { at: string; exitCode: number | null; timedOut?: boolean; error?: string; stderr?: string };
 }
 
 /** A job as stored: the accepted job with its id and resolved repository. */

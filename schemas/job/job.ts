@@ -35,6 +35,12 @@ export const JobConfig = z.object({
   sandbox: z.enum(["auto", "bwrap", "none"]).optional().describe("The OS sandbox of every task's run"),
 }).strict();
 
+export const JobNotify = z.object({
+  argv: z.array(z.string().min(1).max(4000)).min(1).describe("Program and arguments, run without a shell"),
+  timeoutMs: z.number().int().min(1000).max(300_000).default(30_000)
+    .describe("Killed (with its process group) after this long"),
+}).strict();
+
 export const Job = z.object({
   schemaVersion: z.literal(1).default(1),
   cwd: z.string().refine((v) => v.startsWith("/"), "must be an absolute path").optional()
@@ -46,6 +52,7 @@ export const Job = z.object({
   tasks: z.array(JobTask).default([]),
   integratedChecks: z.array(TaskCheck).default([]).describe("Run on the integrated result"),
   noIntegratedChecksReason: z.string().min(1).max(1000).optional(),
+  notify: JobNotify.optional().describe("Run once when the job settles, with its summary JSON on stdin"),
 }).strict().superRefine((job, ctx) => {
   if (job.allowWrites && job.integratedChecks.length === 0 && !job.noIntegratedChecksReason) {
     ctx.addIssue({

@@ -50,6 +50,8 @@ export interface ScriptOptions {
   workdir?: string;
   file: string;
   content: string;
+  /** The final answer after the write (default FINAL_TEXT): a job task's result JSON, say. */
+  finalText?: string;
 }
 
 /** Write tools by name, most specific first. */
@@ -105,7 +107,7 @@ function shellCall(tool: OfferedTool, options: ScriptOptions): Reply {
 /** What the scripted model says to this turn of a successful conversation. */
 export function decide(turn: Turn, options: ScriptOptions): Reply {
   if (turn.tools.length === 0) return { kind: "text", text: PLAIN_TEXT };
-  if (turn.hasToolResult) return { kind: "text", text: FINAL_TEXT };
+  if (turn.hasToolResult) return { kind: "text", text: options.finalText ?? FINAL_TEXT };
   const byName = (names: string[]) => names.map((n) => turn.tools.find((t) => t.name === n)).find(Boolean);
   const write = byName(WRITE_TOOLS);
   if (write) return writeCall(write, options);
@@ -113,7 +115,7 @@ export function decide(turn: Turn, options: ScriptOptions): Reply {
   if (patch) return patchCall(patch, options);
   const shell = byName(SHELL_TOOLS);
   if (shell) return shellCall(shell, options);
-  return { kind: "text", text: FINAL_TEXT };
+  return { kind: "text", text: options.finalText ?? FINAL_TEXT };
 }
 
 /** The counts the server reports for a reply. */

@@ -23,6 +23,8 @@ export interface ModelServerOptions {
   workdir?: string;
   file?: string;
   content?: string;
+  /** The final answer after the write (default FINAL_TEXT). */
+  finalText?: string;
   retryAfterMs?: number;
 }
 
@@ -92,6 +94,7 @@ export function startModelServer(options: ModelServerOptions = {}): ModelServer 
   const script = {
     file: options.file ?? "hello.txt",
     content: options.content ?? "hello from the scripted model\n",
+    ...(options.finalText === undefined ? {} : { finalText: options.finalText }),
   };
   const retryAfterMs = options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
 
