@@ -10,6 +10,7 @@ import { schedule, TERMINAL } from "./schedule.ts";
 import {
   appendEvent,
   holdCoordinator,
+  jobFile,
   type JobState,
   loadJob,
   type StoredJob,
@@ -21,6 +22,7 @@ import { budgetReached, shares } from "./budget.ts";
 import { type Resume, resumeOf } from "./reconcile.ts";
 import { endTaskRun } from "./run_end.ts";
 import { notifyJob } from "./notify.ts";
+import { snapshotBase } from "./base.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -62,6 +64,10 @@ async function takeOver(ctx: SpotContext, jobId: string): Promise<Map<string, "r
     decided.set(id, resumeOf(await ctx.store.load(t.runId).catch(() => null)));
   }
   const failed: [string, TaskRecord][] = [];
+  const base = before.base ?? await snapshotBase(job.cwd, jobId, {
+    includeUncommitted: job.includeUncommitted,
+    scratchDir: jobFile(ctx.paths, jobId, "."),
+  });
   await updateJob(ctx.paths, jobId, (_, state) => {
     const tasks = { ...state.tasks };
     for (const [id, resume] of decided) {
@@ -71,7 +77,7 @@ async function takeOver(ctx: SpotContext, jobId: string): Promise<Map<string, "r
     }
     const coordinator = { pid: Deno.pid, startedAt: at };
     const startedAt = state.startedAt ?? at;
-    return { state: { ...state, status: "running", updatedAt: at, coordinator, startedAt, tasks } };
+    return { state: { ...state, status: "running", updatedAt: at, coordinator, startedAt, base, tasks } };
   });
   await appendEvent(ctx.paths, jobId, { at, type: "job", state: "running" });
   for (const [id, rec] of failed) {
@@ -197,6 +203,7 @@ export async function coordinateJob(
           before,
           budget,
           resume,
+          base: state.base,
         })
           .then((rec) => record(ctx, jobId, id, ended(rec, abort.signal, deadline, taskMs)))
           .finally(() => inflight.delete(id));

@@ -13,6 +13,7 @@ import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic } from "..
 import { type HeldLock, lockBlocking, withLock } from "../store/lock.ts";
 import type { SpotPaths } from "../store/paths.ts";
 import type { TaskStateName } from "./schedule.ts";
+import type { JobBase } from "./base.ts";
 
 export type JobStatus = "created" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -59,6 +60,8 @@ export interface JobState {
   coordinator?: { pid: number; startedAt: string };
   /** When a coordinator first took the job: `limits.jobMs` counts from here, across restarts. */
   startedAt?: string;
+  /** The commit every task starts from, taken when the job first started (graphs/base.ts). */
+  base?: JobBase;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;
   /** What the job's notify command did when the job settled (graphs/notify.ts). */

@@ -23,6 +23,7 @@ import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
 import type { TurnBudget } from "../worker/budget.ts";
+import type { JobBase } from "./base.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -146,12 +147,23 @@ const fail = (reason: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
   ...extra,
 });
 
-async function prepareTask(ctx: SpotContext, job: StoredJob, task: JobTask, runId: string): Promise<void> {
+async function prepareTask(
+  ctx: SpotContext,
+  job: StoredJob,
+  task: JobTask,
+  runId: string,
+  base: JobBase | undefined,
+): Promise<void> {
   const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const taskFile = join(dir, "task.json");
-  await writeJsonAtomic(taskFile, contractOf(job, task, runId));
+  // The contract names the HEAD the job started from: prepare refuses when the checkout moved since.
+  await writeJsonAtomic(taskFile, {
+    ...contractOf(job, task, runId),
+    ...(base ? { baseRevision: base.head } : {}),
+  });
   await prepare(ctx, {
+    ...(base ? { startCommit: base.commit } : {}),
     taskFile,
     runId,
     profile: task.model?.profile ?? job.config.profile,
@@ -183,7 +195,7 @@ async function judgeTask(
 ): Promise<TaskRecord> {
   const { runId } = options;
   try {
-    if (!options.resume) await prepareTask(ctx, job, task, runId);
+    if (!options.resume) await prepareTask(ctx, job, task, runId, options.base);
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
     if (options.resume !== "judge") {
@@ -229,6 +241,8 @@ export interface TaskRunOptions {
   before: { id: string; record: TaskRecord }[];
   /** Its share of the job's cost budget and the job's per-turn limits. */
   budget?: TurnBudget;
+  /** The commit the job's tasks start from (graphs/base.ts). */
+  base?: JobBase;
   /** Taking over from a dead coordinator (graphs/reconcile.ts): the run exists; run its worker, or only judge. */
   resume?: "run" | "judge";
 }

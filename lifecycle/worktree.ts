@@ -10,10 +10,14 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
   const worktree = await addWorktree(state.sourceRoot, {
     path: state.worktreePath,
     branch: state.workerBranch,
-    base: state.baseRevision,
+    base: state.startCommit ?? state.baseRevision,
   });
   let next: RunState = { ...state, worktreeGitDir: worktree.gitDir };
-  if (state.sourceDirty) {
+  if (state.startCommit) {
+    // A job's tasks share the base the job took once; a run of its own takes no other snapshot.
+    const snapshotCommit = state.startCommit === state.baseRevision ? null : state.startCommit;
+    next = { ...next, workerBaseRevision: state.startCommit, snapshotCommit };
+  } else if (state.sourceDirty) {
     const snap = await snapshotDirtySource(state.sourceRoot, {
       worktree,
       runId: state.runId,

@@ -36,6 +36,8 @@ export interface PrepareOptions extends RouteOptions {
   sandbox?: string;
   /** The run id when the contract has none (a named agent reserves it before its driver prepares). */
   runId?: string;
+  /** A job's base: the worktree starts at this commit (HEAD, or a snapshot on top of it) and takes no snapshot. */
+  startCommit?: string;
 }
 
 /** What `prepare` made: a run with its worktree and chosen worker. */
@@ -89,7 +91,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     userIdentity(task.repositoryRoot),
   ]);
   const runId = task.runId;
-  const state = newRunState({
+  const fresh = newRunState({
     task,
     choice,
     model,
@@ -100,6 +102,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     worktreesDir: ctx.paths.worktreesDir,
     at: ctx.now(),
   });
+  const state = options.startCommit ? { ...fresh, startCommit: options.startCommit } : fresh;
   const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
     ? resolve(ctx.cwd, options.usageStart)
     : options.usageStart;

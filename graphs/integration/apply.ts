@@ -42,7 +42,9 @@ export async function applyBuilders(
   for (const b of builders) {
     const runId = state.tasks[b.id].runId!;
     const run = await ctx.store.load(runId);
-    if (run.workerBaseRevision !== head) {
+    // Built on HEAD, or on the job's snapshot of the uncommitted work on top of this HEAD.
+    const onJobBase = state.base?.head === head && run.workerBaseRevision === state.base.commit;
+    if (run.workerBaseRevision !== head && !onJobBase) {
       throw blocked(`Cannot apply "${b.id}": the checkout's HEAD is not the commit it was built on`, {
         head,
         base: run.workerBaseRevision,
@@ -61,7 +63,7 @@ export async function applyBuilders(
       if (plan.some((p) => p.entry.path === path)) {
         throw blocked(`Cannot apply "${path}": two builders changed it`, { path });
       }
-      const expected = await blobAt(job.cwd, head, path);
+      const expected = await blobAt(job.cwd, run.workerBaseRevision, path);
       if ((await blobOfFile(job.cwd, path)) !== expected) {
         throw blocked(`Cannot apply "${path}": it changed in the checkout since the builders started`, {
           path,

@@ -47,6 +47,10 @@ export const Job = z.object({
     .describe("The repository; the git toplevel of the current directory when omitted"),
   approval: z.string().min(1).max(1000).describe("Who approved delegating this job, in their words"),
   allowWrites: z.boolean().default(false).describe("Builders may run; integration may change the checkout"),
+  includeUncommitted: z.boolean().default(true)
+    .describe(
+      "Tasks start from the checkout's uncommitted work too (snapshotted once, to refs/spot/<job>/base)",
+    ),
   instructions: z.array(z.string().min(1).max(4000)).default([]).describe("Told to every task"),
   config: JobConfig.default(JobConfig.parse({})),
   tasks: z.array(JobTask).default([]),
