@@ -49,18 +49,20 @@ export async function runChecks(
   cwd: string,
 ): Promise<ChecksResult> {
   const path = ctx.env("PATH") ?? "";
+  const run = await ctx.store.load(runId);
   const commands = task.verification.map((v) => {
     const program = resolveRunner(v.argv[0], { cwd, pathVar: path, env: ctx.env });
     return {
       argv: [program, ...v.argv.slice(1)],
       timeoutSeconds: v.timeoutSeconds,
-      env: v.env ?? {},
+      // spot's own names (a job task's ports and compose project) over the contract's.
+      env: { ...v.env, ...run.workspaceEnv },
       passEnv: PASS_ENV,
     };
   });
   const killBinary = killProgram(ctx);
   const box = await checkLaunch(ctx, runId, cwd, commands);
-  const deps = (await ctx.store.load(runId)).dependencies;
+  const deps = run.dependencies;
   const spec: VerifyStepSpec = {
     cwd,
     commands: box.commands,

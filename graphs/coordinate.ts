@@ -18,11 +18,12 @@ import {
   updateJob,
 } from "./store.ts";
 import { runTask } from "./task_run.ts";
-import { budgetReached, shares } from "./budget.ts";
+import { budgetReached, shares } from "./launch/budget.ts";
 import { type Resume, resumeOf } from "./reconcile.ts";
 import { endTaskRun } from "./run_end.ts";
 import { notifyJob } from "./notify.ts";
-import { snapshotBase } from "./base.ts";
+import { snapshotBase } from "./launch/base.ts";
+import { allocatePorts, workspaceEnv } from "./launch/ports.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -181,6 +182,8 @@ export async function coordinateJob(
   ctx.signal?.addEventListener("abort", () => abort.abort());
   const tctx: SpotContext = { ...ctx, signal: abort.signal, progress: undefined };
   const inflight = new Map<string, Promise<void>>();
+  /** The port block each running task holds. */
+  const portsHeld = new Map<string, number>();
   try {
     const carried = await takeOver(ctx, jobId);
     for (;;) {
@@ -197,6 +200,8 @@ export async function coordinateJob(
         const before = task.after.map((p) => ({ id: p, record: state.tasks[p] }));
         const { taskMs, maxTurns, maxToolCalls } = job.config.limits;
         const deadline = AbortSignal.timeout(taskMs);
+        const ports = await allocatePorts(jobId, id, [...portsHeld.values()]);
+        if (ports) portsHeld.set(id, ports.base);
         const budget = { costUsd: state.tasks[id].reservedUsd, turns: maxTurns, toolCalls: maxToolCalls };
         const done = runTask({ ...tctx, signal: AbortSignal.any([abort.signal, deadline]) }, job, task, {
           runId: state.tasks[id].runId!,
@@ -204,9 +209,13 @@ export async function coordinateJob(
           budget,
           resume,
           base: state.base,
+          env: workspaceEnv(jobId, id, ports),
         })
           .then((rec) => record(ctx, jobId, id, ended(rec, abort.signal, deadline, taskMs)))
-          .finally(() => inflight.delete(id));
+          .finally(() => {
+            inflight.delete(id);
+            portsHeld.delete(id);
+          });
         inflight.set(id, done);
       }
       if (inflight.size === 0 && (state.status !== "running")) {

@@ -13,7 +13,7 @@ import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic } from "..
 import { type HeldLock, lockBlocking, withLock } from "../store/lock.ts";
 import type { SpotPaths } from "../store/paths.ts";
 import type { TaskStateName } from "./schedule.ts";
-import type { JobBase } from "./base.ts";
+import type { JobBase } from "./launch/base.ts";
 
 export type JobStatus = "created" | "running" | "succeeded" | "failed" | "cancelled";
 
@@ -32,7 +32,7 @@ export interface TaskRecord {
   result?: TaskResult;
   /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
   fingerprint?: string;
-  /** The share of the job's cost budget held while it runs (graphs/budget.ts). */
+  /** The share of the job's cost budget held while it runs (graphs/launch/budget.ts). */
   reservedUsd?: number;
   /** What its worker turns cost, once it ended. */
   costUsd?: number;
@@ -60,7 +60,7 @@ export interface JobState {
   coordinator?: { pid: number; startedAt: string };
   /** When a coordinator first took the job: `limits.jobMs` counts from here, across restarts. */
   startedAt?: string;
-  /** The commit every task starts from, taken when the job first started (graphs/base.ts). */
+  /** The commit every task starts from, taken when the job first started (graphs/launch/base.ts). */
   base?: JobBase;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;

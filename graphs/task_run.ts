@@ -23,7 +23,7 @@ import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
 import type { TurnBudget } from "../worker/budget.ts";
-import type { JobBase } from "./base.ts";
+import type { JobBase } from "./launch/base.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -153,6 +153,7 @@ async function prepareTask(
   task: JobTask,
   runId: string,
   base: JobBase | undefined,
+  env: Record<string, string> | undefined,
 ): Promise<void> {
   const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
@@ -164,6 +165,7 @@ async function prepareTask(
   });
   await prepare(ctx, {
     ...(base ? { startCommit: base.commit } : {}),
+    ...(env ? { workspaceEnv: env } : {}),
     taskFile,
     runId,
     profile: task.model?.profile ?? job.config.profile,
@@ -195,7 +197,7 @@ async function judgeTask(
 ): Promise<TaskRecord> {
   const { runId } = options;
   try {
-    if (!options.resume) await prepareTask(ctx, job, task, runId, options.base);
+    if (!options.resume) await prepareTask(ctx, job, task, runId, options.base, options.env);
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
     if (options.resume !== "judge") {
@@ -241,8 +243,10 @@ export interface TaskRunOptions {
   before: { id: string; record: TaskRecord }[];
   /** Its share of the job's cost budget and the job's per-turn limits. */
   budget?: TurnBudget;
-  /** The commit the job's tasks start from (graphs/base.ts). */
+  /** The commit the job's tasks start from (graphs/launch/base.ts). */
   base?: JobBase;
+  /** Its ports and compose project (graphs/launch/ports.ts), for its worker and its checks. */
+  env?: Record<string, string>;
   /** Taking over from a dead coordinator (graphs/reconcile.ts): the run exists; run its worker, or only judge. */
   resume?: "run" | "judge";
 }

@@ -74,8 +74,10 @@ export interface RunState {
   /** The commit the worker starts from: the base, or a snapshot of the dirty source on top of it. */
   workerBaseRevision: string;
   snapshotCommit: string | null;
-  /** A job's base (graphs/base.ts): the worktree starts here and takes no snapshot of its own. */
+  /** A job's base (graphs/launch/base.ts): the worktree starts here and takes no snapshot of its own. */
   startCommit?: string;
+  /** Set by spot for the worker and the checks (a job task's ports and compose project, graphs/launch/ports.ts). */
+  workspaceEnv?: Record<string, string>;
   worktreeReady: boolean;
   /** Where the project's dependencies come from and what the trees see (absent on runs from before it). */
   dependencies?: DependencyRecord;

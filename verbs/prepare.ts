@@ -38,6 +38,8 @@ export interface PrepareOptions extends RouteOptions {
   runId?: string;
   /** A job's base: the worktree starts at this commit (HEAD, or a snapshot on top of it) and takes no snapshot. */
   startCommit?: string;
+  /** Names and values spot gives the worker and the checks (a job task's ports and compose project). */
+  workspaceEnv?: Record<string, string>;
 }
 
 /** What `prepare` made: a run with its worktree and chosen worker. */
@@ -102,7 +104,11 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     worktreesDir: ctx.paths.worktreesDir,
     at: ctx.now(),
   });
-  const state = options.startCommit ? { ...fresh, startCommit: options.startCommit } : fresh;
+  const state: RunState = {
+    ...fresh,
+    ...(options.startCommit ? { startCommit: options.startCommit } : {}),
+    ...(options.workspaceEnv ? { workspaceEnv: options.workspaceEnv } : {}),
+  };
   const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
     ? resolve(ctx.cwd, options.usageStart)
     : options.usageStart;

@@ -59,8 +59,8 @@ function clockFor(ctx: SpotContext, state: RunState): Clock {
   };
 }
 
-function baseEnv(ctx: SpotContext): Record<string, string> {
-  const env: Record<string, string> = {};
+function baseEnv(ctx: SpotContext, state: RunState): Record<string, string> {
+  const env: Record<string, string> = { ...state.workspaceEnv };
   for (const name of BASE_ENV_NAMES) {
     const value = ctx.env(name);
     if (value !== undefined) env[name] = value;
@@ -149,7 +149,7 @@ async function planAttempt(
     },
     promptFile: prompt.file,
     prompt: prompt.text,
-    baseEnv: baseEnv(ctx),
+    baseEnv: baseEnv(ctx, state),
     apiKey: sandbox.apiKey,
     osSandbox: sandbox.os,
     ...(prompt.resumeSession ? { resumeSession: prompt.resumeSession } : {}),

@@ -4,7 +4,7 @@
  * of the workers running at once never add up to more than the budget; each worker is stopped when it spends
  * its share (worker/budget.ts), and its unspent share returns to the job when it ends.
  */
-import type { TaskRecord } from "./store.ts";
+import type { TaskRecord } from "../store.ts";
 
 /** Below this a share buys nothing: the task waits for a running one to hand back what it did not spend. */
 export const MIN_SHARE_USD = 0.000001;

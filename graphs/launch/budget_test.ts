@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { budgetReached, ledger, shares } from "./budget.ts";
-import type { TaskRecord } from "./store.ts";
+import type { TaskRecord } from "../store.ts";
 
 const running = (reservedUsd: number): TaskRecord => ({ state: "running", reservedUsd });
 const ended = (costUsd: number): TaskRecord => ({ state: "succeeded", costUsd });

@@ -5,9 +5,9 @@
  * user's own index is never touched, and kept alive by a private ref `refs/spot/<job>/base`. Tasks started
  * later see the same base, whatever the user edits meanwhile.
  */
-import { join } from "../base/path.ts";
-import { git, gitText } from "../git/git.ts";
-import { userIdentity } from "../git/repo.ts";
+import { join } from "../../base/path.ts";
+import { git, gitText } from "../../git/git.ts";
+import { userIdentity } from "../../git/repo.ts";
 
 export interface JobBase {
   /** The checkout's HEAD when the job started. */
