@@ -7,7 +7,7 @@ import { type Issue, SpotError } from "../errors.ts";
 import { Job } from "../schemas/job/job.ts";
 import { JobTask } from "../schemas/job/task.ts";
 import { formatIssuesOf, parseJsonWithSchema } from "../schemas/parse_json.ts";
-import { type GraphIssue, validateGraph } from "./validate.ts";
+import { type GraphIssue, ownedCheckFiles, validateGraph } from "./validate.ts";
 
 type Locate = typeof import("../schemas/locate.ts");
 const locate = () => lazy<Locate>("../schemas/locate.ts", import.meta.url);
@@ -50,10 +50,14 @@ async function located(
 }
 
 /** A job file's text, checked whole; `file` names it in messages (`-` for stdin). */
-export async function parseJob(text: string, file: string): Promise<Job> {
+export async function parseJob(
+  text: string,
+  file: string,
+  tree: ReadonlySet<string> = new Set(),
+): Promise<Job> {
   const parsed = await parseJsonWithSchema(text, Job);
   if (!parsed.ok) return refuse("JOB_INVALID", "job", file, parsed.issues);
-  const issues = validateGraph(parsed.value.tasks);
+  const issues = [...validateGraph(parsed.value.tasks), ...ownedCheckFiles(parsed.value.tasks, tree)];
   if (issues.length) return refuse(codeOf(issues), "job", file, await located(text, issues));
   return parsed.value;
 }
@@ -63,11 +67,13 @@ export async function parseAddedTask(
   text: string,
   file: string,
   tasks: readonly JobTask[],
+  tree: ReadonlySet<string> = new Set(),
 ): Promise<JobTask> {
   const parsed = await parseJsonWithSchema(text, JobTask);
   if (!parsed.ok) return refuse("JOB_INVALID", "task", file, parsed.issues);
   const n = tasks.length;
-  const issues = validateGraph([...tasks, parsed.value]);
+  const graph = [...tasks, parsed.value];
+  const issues = [...validateGraph(graph), ...ownedCheckFiles(graph, tree).filter((i) => i.path[1] === n)];
   if (issues.length) {
     // The new task is the only one that can be wrong: its problems are shown in its own file.
     const shift = (p: (string | number)[]) => p[0] === "tasks" && p[1] === n ? p.slice(2) : p;

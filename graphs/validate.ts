@@ -3,6 +3,7 @@
  * a reviewer's target a builder, and builders that may run at once owning disjoint paths. Pure: the loader
  * (graphs/load.ts) turns the issues into one refusal with the line:col of each.
  */
+import { argvFiles } from "../verify/locked.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { JobTask } from "../schemas/job/task.ts";
 
@@ -144,4 +145,32 @@ export function validateGraph(tasks: readonly Task[]): GraphIssue[] {
     return issues; // ordering is undefined in a cycle, so overlap cannot be judged
   }
   return [...issues, ...overlapIssues(tasks)];
+}
+
+/**
+ * A builder's check that runs a file the builder owns (`sh api/check.sh` with ownership `api`): spot locks
+ * every repository file a check runs (verify/locked.ts), so the builder could never change it and the task
+ * would fail at verification. Refused up front instead. `tree` is the repository's files at its HEAD.
+ */
+export function ownedCheckFiles(
+  tasks: readonly (Task & Partial<Pick<JobTask, "checks">>)[],
+  tree: ReadonlySet<string>,
+): GraphIssue[] {
+  const issues: GraphIssue[] = [];
+  tasks.forEach((t, i) => {
+    if (t.role !== "builder") return;
+    (t.checks ?? []).forEach((c, j) => {
+      c.argv.forEach((item, k) => {
+        const [file] = argvFiles([[item]], tree);
+        if (file === undefined || !(t.ownership ?? []).some((o) => owns(o, file))) return;
+        issues.push({
+          code: "JOB_INVALID",
+          path: ["tasks", i, "checks", j, "argv", k],
+          message: `"${file}" is a file builder "${t.id}" owns, and spot locks every file a check runs: ` +
+            `move it out of the builder's ownership, or check with a command that names no file it edits`,
+        });
+      });
+    });
+  });
+  return issues;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findCycle, type GraphIssue, overlaps, owns, validateGraph } from "./validate.ts";
+import { findCycle, type GraphIssue, overlaps, ownedCheckFiles, owns, validateGraph } from "./validate.ts";
 
 type T = Parameters<typeof validateGraph>[0][number];
 const scout = (id: string, after: string[] = []): T => ({ id, role: "scout", after });
@@ -84,4 +84,25 @@ Deno.test("validateGraph: each refusal with its code and the path of the offendi
 Deno.test("findCycle names the loop in order", () => {
   assert.deepEqual(findCycle([scout("a", ["b"]), scout("b", ["a"])]), ["a", "b", "a"]);
   assert.equal(findCycle([scout("a"), scout("b", ["a"])]), null);
+});
+
+Deno.test("ownedCheckFiles: a builder's check that runs a repository file it owns, and nothing else", () => {
+  const tree = new Set(["api/check.sh", "scripts/check.sh", "api/x.ts"]);
+  const builder = (argv: string[], ownership = ["api"]) => ({
+    id: "b",
+    role: "builder" as const,
+    after: [],
+    ownership,
+    checks: [{ id: "c", argv, timeoutMs: 1000 }],
+  });
+  assert.deepEqual(ownedCheckFiles([builder(["sh", "./api/check.sh"])], tree).map((i) => i.path), [
+    ["tasks", 0, "checks", 0, "argv", 1],
+  ]);
+  assert.equal(ownedCheckFiles([builder(["sh", "scripts/check.sh"])], tree).length, 0, "not owned");
+  assert.equal(ownedCheckFiles([builder(["sh", "api/new.sh"])], tree).length, 0, "not in the repository");
+  assert.equal(ownedCheckFiles([builder(["grep", "-rq", "x", "api"])], tree).length, 0, "a directory");
+  assert.equal(
+    ownedCheckFiles([{ ...builder(["sh", "api/check.sh"]), role: "scout" as const }], tree).length,
+    0,
+  );
 });

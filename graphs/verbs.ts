@@ -6,6 +6,7 @@
 import { resolve } from "../base/path.ts";
 import { type ErrorCode, SpotError } from "../errors.ts";
 import { toplevel } from "../git/repo.ts";
+import { git } from "../git/git.ts";
 import { spotArgv, startTicks } from "../agents/launch.ts";
 import { spawnDetached } from "../sandbox/spawn.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -31,6 +32,12 @@ async function readInput(ctx: SpotContext, file: string, stdin: () => Promise<st
   } catch (error) {
     throw new SpotError("JOB_INVALID", `Cannot read "${path}": ${(error as Error).message}`);
   }
+}
+
+/** The repository's files at HEAD (what spot would lock if a check names one). */
+async function filesAtHead(cwd: string): Promise<Set<string>> {
+  const out = await git(["ls-tree", "-r", "-z", "--name-only", "HEAD"], { cwd, allowFailure: true });
+  return new Set(out.stdout.split("\0").filter(Boolean));
 }
 
 export const readStdin = async () => await new Response(Deno.stdin.readable).text();
@@ -75,8 +82,9 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {
   const input = await readInput(ctx, file, stdin);
-  const job = await parseJob(input.text, input.name);
-  const cwd = await toplevel(job.cwd ?? ctx.cwd);
+  // The schema alone first (a bad cwd is named with its line); then the graph, with the repository's files.
+  const cwd = await toplevel((await parseJob(input.text, input.name)).cwd ?? ctx.cwd);
+  const job = await parseJob(input.text, input.name, await filesAtHead(cwd));
   const jobId = newJobId();
   await createJob(ctx.paths, { ...job, cwd, jobId }, ctx.now());
   return { jobId, cwd, tasks: job.tasks.length, jobDir: jobDir(ctx.paths, jobId) };
@@ -85,7 +93,7 @@ export async function initJob(ctx: SpotContext, file: string, stdin = readStdin)
 export async function addTask(ctx: SpotContext, jobId: string, file: string, stdin = readStdin) {
   const input = await readInput(ctx, file, stdin);
   const { job: before } = await loadJob(ctx.paths, jobId);
-  const task = await parseAddedTask(input.text, input.name, before.tasks);
+  const task = await parseAddedTask(input.text, input.name, before.tasks, await filesAtHead(before.cwd));
   if (task.role === "builder" && !before.allowWrites) {
     throw new SpotError("JOB_INVALID", `Cannot add builder "${task.id}": job ${jobId} does not allow writes`);
   }

@@ -79,6 +79,16 @@ Deno.test("job init refuses overlapping ownership and cycles before anything run
     (cycle.json.error as { message: string }).message,
     /:\d+:\d+ tasks\[0\]\.after: .*a -> c -> a/,
   );
+  // A check that runs a file the builder owns: spot would lock it, so the builder could never change it.
+  const owned = await init(env, repo, {
+    allowWrites: true,
+    tasks: [task("a", "builder", { ownership: ["api"], checks: [{ id: "t", argv: ["cat", "./api/x.ts"] }] })],
+  });
+  assert.equal(code(owned), "JOB_INVALID", owned.stdout + owned.stderr);
+  assert.match(
+    (owned.json.error as { message: string }).message,
+    /:\d+:\d+ tasks\[0\]\.checks\[0\]\.argv\[1\]: "api\/x\.ts" is a file builder "a" owns/,
+  );
   const jobs = await Array.fromAsync(Deno.readDir(join(env.stateDir, "jobs"))).catch(() => []);
   assert.equal(jobs.length, 0, "a refused job was created");
 });
