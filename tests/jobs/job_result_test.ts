@@ -45,3 +45,17 @@ Deno.test("job: a worker reporting itself blocked fails its task with the blocke
   assert.equal(r.reason, "the worker reported blocked: no access to the API");
   await Deno.remove(r.env.dir, { recursive: true });
 });
+
+Deno.test("job: a repair turn that gives a readable result lets the task succeed with it", async () => {
+  const r = await oneScout([
+    say("x lives in api/x.ts, I think"),
+    { ...result({ summary: "x lives in api/x.ts", brief: "see api/x.ts" }), phase: "follow-up" },
+  ]);
+  assert.equal(r.done.code, 0, r.done.stdout + r.done.stderr);
+  assert.equal(r.reason, undefined);
+  const repair = await Deno.readTextFile(join(r.runDir, "prompt-result-repair.md"));
+  assert.match(repair, /^Your result could not be read: the final text holds no JSON object\./);
+  const status = r.done.json as { tasks: { state: string }[] };
+  assert.equal(status.tasks[0].state, "succeeded");
+  await Deno.remove(r.env.dir, { recursive: true });
+});
