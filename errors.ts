@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   REVISION_LIMIT: EXIT.refused,
   CLEANUP_REFUSED: EXIT.refused,
   ROLLBACK_REFUSED: EXIT.refused,
+  REPAIR_REFUSED: EXIT.refused,
   RUN_READ_ONLY: EXIT.refused,
   HIGH_RISK_BLOCKED: EXIT.blocked,
   SECURITY_BLOCKED: EXIT.blocked,

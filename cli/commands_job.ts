@@ -66,6 +66,31 @@ const JOB_COMMANDS: CommandSpec[] = [
       cli.verb("job status", o, async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job"))),
   },
   {
+    name: "repair",
+    help: "Send a task back for a new attempt with your text; requeues the reviewers after it",
+    args: [JOB, { name: "id", help: "the task" }, {
+      name: "text",
+      help: "what to fix, or - to read it from stdin",
+    }],
+    run: (o, cli) =>
+      cli.verb("job repair", o, async (ctx) => {
+        const { repairTask, readStdin } = await graphs();
+        const said = text(o, "text");
+        return repairTask(ctx, text(o, "job"), text(o, "id"), said === "-" ? await readStdin() : said);
+      }),
+  },
+  {
+    name: "retry-launch",
+    help: "Launch a task again, once, whose worker never started (a failed launch)",
+    args: [JOB, { name: "id", help: "the task" }],
+    run: (o, cli) =>
+      cli.verb(
+        "job retry-launch",
+        o,
+        async (ctx) => (await graphs()).retryLaunch(ctx, text(o, "job"), text(o, "id")),
+      ),
+  },
+  {
     name: "cancel",
     help: "Cancel the job: queued tasks never start, running ones are stopped",
     args: [JOB],

@@ -42,6 +42,8 @@ export const EXAMPLES: Record<string, string> = {
   "job add": "spot job add job-20250101-120000-a1b2c3 task.json",
   "job start": "spot job start job-20250101-120000-a1b2c3",
   "job resume": "spot job resume job-20250101-120000-a1b2c3",
+  "job repair": 'spot job repair job-20250101-120000-a1b2c3 api "keep the old signature of add()"',
+  "job retry-launch": "spot job retry-launch job-20250101-120000-a1b2c3 api",
   "job wait": "spot job wait job-20250101-120000-a1b2c3 --timeout-ms 60000",
   "job status": "spot job status job-20250101-120000-a1b2c3",
   "job cancel": "spot job cancel job-20250101-120000-a1b2c3",

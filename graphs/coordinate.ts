@@ -21,6 +21,7 @@ import { runTask } from "./task_run.ts";
 import { budgetReached, shares } from "./launch/budget.ts";
 import { type Resume, resumeOf } from "./reconcile.ts";
 import { endTaskRun } from "./run_end.ts";
+import { attemptRunId, repairInstructions } from "./repair.ts";
 import { notifyJob } from "./notify.ts";
 import { snapshotBase } from "./launch/base.ts";
 import { allocatePorts, workspaceEnv } from "./launch/ports.ts";
@@ -141,9 +142,11 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
     const tasks = { ...state.tasks };
     for (const b of plan.block) tasks[b.id] = { state: "blocked", reason: b.reason, endedAt: at };
     for (const id of start) {
+      const was = state.tasks[id];
       tasks[id] = {
+        ...was,
         state: "running",
-        runId: `${jobId}.${id}`,
+        runId: attemptRunId(jobId, id, was.attempt ?? 1, was.relaunched),
         startedAt: at,
         ...(share ? { reservedUsd: share.get(id) } : {}),
       };
@@ -157,7 +160,13 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
   if (stopped) await appendEvent(ctx.paths, jobId, { at, type: "job", state: "cancelled", reason: stopped });
   for (const b of blocked) await appendEvent(ctx.paths, jobId, { at, type: "task", ...b, state: "blocked" });
   for (const id of start) {
-    await appendEvent(ctx.paths, jobId, { at, type: "task", id, state: "running", runId: `${jobId}.${id}` });
+    await appendEvent(ctx.paths, jobId, {
+      at,
+      type: "task",
+      id,
+      state: "running",
+      runId: state.tasks[id].runId,
+    });
   }
   return { job, state, start };
 }
@@ -196,7 +205,12 @@ export async function coordinateJob(
       ];
       carried.clear();
       for (const [id, resume] of launches) {
-        const task = job.tasks.find((t) => t.id === id)!;
+        const listed = job.tasks.find((t) => t.id === id)!;
+        // A repaired task's new attempt is told what each repair asked.
+        const task = {
+          ...listed,
+          instructions: [...listed.instructions, ...repairInstructions(state.tasks[id])],
+        };
         const before = task.after.map((p) => ({ id: p, record: state.tasks[p] }));
         const { taskMs, maxTurns, maxToolCalls } = job.config.limits;
         const deadline = AbortSignal.timeout(taskMs);

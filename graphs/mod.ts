@@ -1,5 +1,7 @@
 /** Task graphs (`spot job`): the verbs and the coordinator the command table loads lazily. */
 export { addTask, cancelJob, initJob, jobStatus, startJob, waitJob } from "./verbs.ts";
 export { coordinateJob } from "./coordinate.ts";
+export { repairTask, retryLaunch } from "./repair.ts";
+export { readStdin } from "./verbs.ts";
 export { integrateJob } from "./integration/integrate.ts";
 export { rollbackJob } from "./integration/rollback.ts";

@@ -36,6 +36,12 @@ export interface TaskRecord {
   reservedUsd?: number;
   /** What its worker turns cost, once it ended. */
   costUsd?: number;
+  /** Its attempt (1 until `spot job repair` sends it back). */
+  attempt?: number;
+  /** What each repair asked (graphs/repair.ts), told to every later attempt. */
+  repairs?: { attempt: number; at: string; text: string; previous: string }[];
+  /** Its launch was retried once (`spot job retry-launch`). */
+  relaunched?: boolean;
 }
 
 /** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */

@@ -10,6 +10,7 @@ export const JOB_LIMITS = {
   costUsd: { max: 10_000 },
   maxTurns: { max: 1_000 },
   maxToolCalls: { max: 100_000 },
+  repairs: { default: 3, max: 50 },
 } as const;
 
 export const JobLimits = z.object({
@@ -25,6 +26,8 @@ export const JobLimits = z.object({
     .describe("Model calls each task's worker may make in a turn"),
   maxToolCalls: z.number().int().min(0).max(JOB_LIMITS.maxToolCalls.max).optional()
     .describe("Tool calls each task's worker may make in a turn"),
+  repairs: z.number().int().min(0).max(JOB_LIMITS.repairs.max).default(JOB_LIMITS.repairs.default)
+    .describe("New attempts spot job repair may start in the whole job"),
 }).strict();
 
 export const JobConfig = z.object({
