@@ -57,7 +57,8 @@ settingsTest(
     model: "scripted-model",
     providerType: "openai-completions",
     baseUrl: (root) => `${root}/v1`,
-    idleSeconds: 12,
+    // A slow first event on a loaded machine is not what this case tests.
+    idleSeconds: 30,
     maxRetries: 0,
     boundSeconds: { default: 60 },
     profile: { reasoningEffort: "high", maxContextSize: 200_000, limits: { maxTurns: 5 } },
