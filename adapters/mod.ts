@@ -53,6 +53,9 @@ const ADAPTERS: Readonly<Record<string, WorkerAdapter>> = {
   zcode: zcodeAdapter,
 };
 
+/** Every adapter name. */
+export const KNOWN_ADAPTER_NAMES: readonly string[] = Object.keys(ADAPTERS);
+
 /** The adapter a profile names, or undefined for an unknown name. */
 export function getAdapter(name: string): WorkerAdapter | undefined {
   return Object.hasOwn(ADAPTERS, name) ? ADAPTERS[name] : undefined;

@@ -5,7 +5,6 @@
  */
 import { SpotError } from "../errors.ts";
 import { buildWorkerChoices, type WorkerChoice } from "../registry/choices.ts";
-import { detect } from "../registry/detect.ts";
 import type { TaskContract } from "../schemas/task_contract.ts";
 import { detectCaller } from "./caller.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -68,6 +67,11 @@ async function ask(
   onlyAdapter?: string,
 ): Promise<WorkerChoice | null> {
   const adapters = Object.values(ctx.config.profiles).map((p) => p.adapter);
+  // Only the picker needs the installed CLIs, and with them every adapter: loaded when it opens.
+  const { detect } = await lazy<typeof import("../registry/detect.ts")>(
+    "../registry/detect.ts",
+    import.meta.url,
+  );
   const { registry } = await detect({
     cacheRoot: ctx.paths.cacheRoot,
     env: ctx.env,

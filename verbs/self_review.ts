@@ -81,7 +81,7 @@ export async function selfReviewRun(ctx: SpotContext, runId: string): Promise<Se
     }
     if (surface < settings.minSurfaceBytes) return await skip("review-surface-too-small");
     // Without an OS sandbox only the CLI can keep this turn from writing; where it cannot, there is no turn.
-    if (state.sandbox !== "os" && resolveAdapter(state).selfReviewReadOnly !== "cli") {
+    if (state.sandbox !== "os" && (await resolveAdapter(state)).selfReviewReadOnly !== "cli") {
       return await skip("read-only-not-enforced");
     }
     await requireBaselines(ctx, state);

@@ -99,7 +99,7 @@ async function planAttempt(
   prompt: TurnInput,
   n: number,
 ): Promise<Planned> {
-  const adapter = resolveAdapter(state);
+  const adapter = await resolveAdapter(state);
   const binary = resolveWorkerBinary(ctx, state, adapter);
   const fail = (outcome: WorkerOutcome): Planned => ({ ok: false, outcome });
   if (!binary) {

@@ -1,13 +1,13 @@
 /** The adapter a run names and the worker binary it launches. */
-import { getAdapter } from "../adapters/mod.ts";
+import { loadAdapter } from "../adapters/load.ts";
 import type { WorkerAdapter } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
 import { locateBinary } from "../registry/locate.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 
-export function resolveAdapter(state: RunState): WorkerAdapter {
-  const adapter = getAdapter(state.adapter);
+export async function resolveAdapter(state: RunState): Promise<WorkerAdapter> {
+  const adapter = await loadAdapter(state.adapter);
   if (!adapter) {
     throw new SpotError(
       "PROFILE_NOT_FOUND",
