@@ -77,9 +77,16 @@ export function repairInstructions(record: TaskRecord): string[] {
   );
 }
 
-/** A fresh record for a requeued task; the attempt it keeps or starts. */
+/** A fresh record for a requeued task; the attempt it keeps or starts, and the runs before it. */
 function requeued(record: TaskRecord, attempt: number, extra: Partial<TaskRecord> = {}): TaskRecord {
-  return { state: "queued", attempt, ...(record.repairs ? { repairs: record.repairs } : {}), ...extra };
+  const previousRuns = [...(record.previousRuns ?? []), ...(record.runId ? [record.runId] : [])];
+  return {
+    state: "queued",
+    attempt,
+    ...(record.repairs ? { repairs: record.repairs } : {}),
+    ...(previousRuns.length ? { previousRuns } : {}),
+    ...extra,
+  };
 }
 
 /** Ends an attempt's run that is still open (a succeeded builder's waits for integration). */

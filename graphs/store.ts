@@ -42,6 +42,8 @@ export interface TaskRecord {
   repairs?: { attempt: number; at: string; text: string; previous: string }[];
   /** Its launch was retried once (`spot job retry-launch`). */
   relaunched?: boolean;
+  /** The runs of its earlier attempts and launches, oldest first (cleanup and gc remove them too). */
+  previousRuns?: string[];
 }
 
 /** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */

@@ -63,6 +63,9 @@ Deno.test("job repair: a failed builder's new attempt is told the text, its revi
   const state = await readState(env.stateDir, jobId);
   assert.equal(state.tasks.api.runId, `${jobId}.api-a2`);
   assert.equal(state.tasks.api.attempt, 2);
+  assert.deepEqual(state.tasks.api.previousRuns, [`${jobId}.api`]);
+  const old = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", `${jobId}.api`, "state.json")));
+  assert.equal(old.status, "failed");
   const prompt = await Deno.readTextFile(join(env.stateDir, "runs", `${jobId}.api-a2`, "prompt-run-r0.md"));
   assert.match(
     prompt,
