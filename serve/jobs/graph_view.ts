@@ -103,7 +103,7 @@ function facts(job: JobView): Html {
       <dd>${when(job.createdAt)}, updated ${when(job.updatedAt)}</dd>
       <dt>Tasks</dt>
       <dd>${int(
-        job.tasks,
+        job.taskCount,
       )}: ${Object.entries(job.byState).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ") ||
         "none"}</dd>
       <dt>Time</dt>

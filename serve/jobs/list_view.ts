@@ -41,7 +41,7 @@ function row(r: JobRow, now: Date): Html {
       <td data-label="Tasks">
         <div class="card-counts">${byState(r)}</div>
         <div class="muted">${int(
-          r.tasks,
+          r.taskCount,
         )} task(s)</div>
       </td>
       <td data-label="Age" title="${when(r.createdAt)}">${age(r, now)}</td>

@@ -34,7 +34,7 @@ export interface JobRow {
   cwd: string;
   createdAt: string;
   updatedAt: string;
-  tasks: number;
+  taskCount: number;
   /** Tasks in each state, every state named (0 when none). */
   byState: Record<string, number>;
 }
@@ -103,7 +103,7 @@ function row(job: StoredJob, state: JobState): JobRow {
     cwd: str(job.cwd),
     createdAt: str(state.createdAt),
     updatedAt: str(state.updatedAt),
-    tasks: job.tasks.length,
+    taskCount: job.tasks.length,
     byState,
   };
 }
@@ -189,7 +189,9 @@ export async function readJob(paths: SpotPaths, jobId: string, now = new Date())
   const taskViews = await Promise.all(
     job.tasks.map((t) => taskView(paths, t, state.tasks[t.id], depth.get(t.id) ?? 0, now.getTime())),
   );
-  const events = (await readEvents(paths, jobId).catch(() => [])).slice(-MAX_EVENTS);
+  const events = (await readEvents(paths, jobId).catch(() => []))
+    .filter((e) => typeof e === "object" && e !== null && typeof e.state === "string")
+    .slice(-MAX_EVENTS);
   const starts = taskViews.map((t) => ms(t.startedAt)).filter((n) => n !== null);
   const ends = taskViews.map((t) => t.state === "running" ? now.getTime() : ms(t.endedAt))
     .filter((n) => n !== null);

@@ -181,3 +181,23 @@ Deno.test("job pages escape worker and parent text, and sit behind the dashboard
     );
   });
 });
+
+Deno.test("a half-created or hand-broken job is left out of the list, and odd events do not break a page", async () => {
+  await withApp(async (h, app) => {
+    await seedJobs(h.paths);
+    await Deno.mkdir(join(jobsDir(h.paths), "job-20250103-000000-half00"));
+    await Deno.mkdir(join(jobsDir(h.paths), "job-20250104-000000-broken"));
+    await Deno.writeTextFile(join(jobsDir(h.paths), "job-20250104-000000-broken", "job.json"), "{torn");
+    await Deno.writeTextFile(join(jobsDir(h.paths), "job-20250104-000000-broken", "state.json"), "[]");
+    await Deno.writeTextFile(join(jobsDir(h.paths), B, "events.jsonl"), `5\n"x"\nnull\n{"type":"task"}\n`, {
+      append: true,
+    });
+    const list = JSON.parse((await text(app, "/api/jobs")).body);
+    assert.equal(list.total, 4, "every job directory counts");
+    assert.deepEqual(list.jobs.map((j: { jobId: string }) => j.jobId), [B, A]);
+    const { res, body } = await text(app, `/jobs/${B}`);
+    assert.equal(res.status, 200);
+    assert.match(body, /task <b>api<\/b>/);
+    assert.equal((await text(app, "/jobs/job-20250104-000000-broken")).res.status, 404);
+  });
+});
