@@ -15,6 +15,7 @@ import type { VersionRunner } from "./connections.ts";
 import { Dashboard } from "./dashboard.ts";
 import { type DashQuery, parseDashQuery } from "./dash_query.ts";
 import { type Binding, checkRequest, SECURITY_HEADERS } from "./guard.ts";
+import { addJobRoutes } from "./jobs/routes.ts";
 import { eventsRoute } from "./sse.ts";
 import type { Html } from "./views/format.ts";
 import { renderConnections } from "./views/connections.ts";
@@ -120,6 +121,8 @@ export function createApp(deps: AppDeps): Hono {
     "/api/connections/probe",
     async (c) => c.json({ ok: true, ...(await dashboard.connections(true)) }),
   );
+
+  addJobRoutes(app, { paths: deps.paths, now: dashboard.now }, problem);
 
   app.get("/api/events", (c) =>
     eventsRoute(c, {

@@ -1,13 +1,14 @@
 /**
- * `GET /api/events`: run events as Server-Sent Events. Each client gets its
- * own feed; the loop ends when the client goes or the server stops, and a
- * HEAD request is answered without starting one.
+ * `GET /api/events`: run events and job transitions as Server-Sent Events.
+ * Each client gets its own feeds; the loop ends when the client goes or the
+ * server stops, and a HEAD request is answered without starting one.
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { RunIndex } from "../store/run_index.ts";
 import type { SpotPaths } from "../store/paths.ts";
 import { EventFeed } from "./event_feed.ts";
+import { JobFeed } from "./jobs/feed.ts";
 
 export interface SseOptions {
   index: RunIndex;
@@ -46,13 +47,18 @@ export function eventsRoute(c: Context, o: SseOptions): Response | Promise<Respo
     o.open.count++;
     try {
       const feed = new EventFeed(o.index, o.paths);
+      const jobs = new JobFeed(o.paths);
       await feed.prime();
+      await jobs.prime();
       await stream.writeSSE({ event: "hello", data: JSON.stringify({ pollMs: o.pollMs }) });
       let beat = Date.now();
       let seq = 0;
       while (!stop.signal.aborted && !stream.aborted) {
         for (const item of await feed.poll()) {
           await stream.writeSSE({ event: "run", id: String(++seq), data: JSON.stringify(item) });
+        }
+        for (const item of await jobs.poll()) {
+          await stream.writeSSE({ event: "job", id: String(++seq), data: JSON.stringify(item) });
         }
         if (Date.now() - beat >= o.heartbeatMs) {
           await stream.write(`: heartbeat ${new Date().toISOString()}\n\n`);

@@ -68,3 +68,13 @@ export function when(iso: unknown): string {
 export function yesNo(value: boolean | null | undefined): string {
   return value === true ? "yes" : value === false ? "no" : "-";
 }
+
+/** 65_000 → "1m 05s": a task's time at a glance; "-" when unknown. */
+export function duration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms) || ms < 0) return "-";
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}

@@ -13,13 +13,24 @@ async function sha256Base64(text: string): Promise<string> {
   return btoa(String.fromCharCode(...new Uint8Array(digest)));
 }
 
-function head(title: string, extra: Html): Html {
+export function head(title: string, extra: Html): Html {
   return html`
     <!doctype html>
     <html lang="en">
       <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${title}</title><link rel="icon" href="data:,">${extra}</head>
   `;
+}
+
+/** The live pages' links to each other; the snapshot has no server to follow them to. */
+export function nav(current: "runs" | "jobs"): Html {
+  const link = (name: "runs" | "jobs", href: string, label: string) =>
+    name === current
+      ? html`<a href="${href}" aria-current="page">${label}</a>`
+      : html`<a href="${href}">${label}</a>`;
+  return html`<nav class="views" aria-label="Views">${link("runs", "/", "Runs")} ${
+    link("jobs", "/jobs", "Jobs")
+  }</nav>`;
 }
 
 export function renderLivePage(panels: { runs: Html; connections: Html }, csrfToken: string): Html {
@@ -33,7 +44,10 @@ export function renderLivePage(panels: { runs: Html; connections: Html }, csrfTo
       `,
     )}
     <body class="live">
-      <header class="top"><h1>spot</h1><span id="live-status" class="live-status off">connecting…</span>
+      <header
+        class="top"><h1>spot</h1>${nav(
+          "runs",
+        )}<span id="live-status" class="live-status off">connecting…</span>
     <label class="auto"><input type="checkbox" id="auto-refresh"> Auto-refresh (60 s)</label>
     <span id="updated" class="muted"></span></header>
       <main>
