@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   REVIEW_STALE: EXIT.blocked,
   WORKER_FAILED: EXIT.failed,
   JOB_FAILED: EXIT.failed,
+  BARRIER_FAILED: EXIT.failed,
   RESULT_INVALID: EXIT.failed,
   SETUP_FAILED: EXIT.failed,
   WORKER_INTERRUPTED: EXIT.failed,

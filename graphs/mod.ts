@@ -3,3 +3,8 @@ export { addTask, cancelJob, initJob, jobStatus, startJob, waitJob } from "./ver
 export { coordinateJob } from "./coordinate.ts";
 export { integrateJob } from "./integrate.ts";
 export { rollbackJob } from "./rollback.ts";
+export { noteJob } from "./admin/notes.ts";
+export { barrierJob } from "./admin/barrier.ts";
+export { unlockJob } from "./admin/unlock.ts";
+export { cleanupJob } from "./admin/cleanup.ts";
+export { gcJobs } from "./admin/gc.ts";

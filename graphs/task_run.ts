@@ -17,6 +17,7 @@ import { prepare } from "../verbs/prepare.ts";
 import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
 import { repairPrompt, taskPrompt } from "./prompt.ts";
+import { readNotes } from "./admin/notes.ts";
 import { readResult } from "./result.ts";
 import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
@@ -159,7 +160,10 @@ async function judgeTask(
     });
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
-    await runWorker(ctx, runId, { prompt: taskPrompt(job, task, options.before), readOnly });
+    await runWorker(ctx, runId, {
+      prompt: taskPrompt(job, task, options.before, await readNotes(ctx.paths, job.jobId)),
+      readOnly,
+    });
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
