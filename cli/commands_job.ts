@@ -169,6 +169,7 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, wait, status, cancel, integrate, rollback, note, barrier, gc, ...",
+  help:
+    "Task graphs: init, add, start, wait, status, cancel, integrate, rollback, note, barrier, unlock, cleanup, gc",
   commands: JOB_COMMANDS,
 };

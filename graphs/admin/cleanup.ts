@@ -138,18 +138,21 @@ export async function cleanupJob(ctx: SpotContext, jobId: string, options: { con
     await assertIdleJob(ctx.paths, jobId, "clean up");
     const { job, state } = await loadJob(ctx.paths, jobId);
     const out = previewRuns(await planRuns(ctx, job, state));
-    return { jobId, confirm, ...out, nextCommand: `spot job cleanup ${jobId} --confirm` };
+    const next = out.removed.length ? { nextCommand: `spot job cleanup ${jobId} --confirm` } : {};
+    return { jobId, confirm, ...out, ...next };
   }
   const held = await holdIdleJob(ctx.paths, jobId, "clean up");
   try {
     const { job, state } = await loadJob(ctx.paths, jobId);
     const out = await applyRuns(ctx, await planRuns(ctx, job, state));
-    await appendEvent(ctx.paths, jobId, {
-      at: ctx.now(),
-      type: "job",
-      state: "cleaned-up",
-      reason: `${out.removed.length} task worktrees removed, ${out.retained.length} retained`,
-    });
+    if (out.removed.length) {
+      await appendEvent(ctx.paths, jobId, {
+        at: ctx.now(),
+        type: "job",
+        state: "cleaned-up",
+        reason: `${out.removed.length} task worktrees removed, ${out.retained.length} retained`,
+      });
+    }
     return { jobId, confirm, ...out };
   } finally {
     held.release();
