@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   WORKER_FAILED: EXIT.failed,
   JOB_FAILED: EXIT.failed,
   JOB_TIMEOUT: EXIT.failed,
+  BARRIER_FAILED: EXIT.failed,
   RESULT_INVALID: EXIT.failed,
   SETUP_FAILED: EXIT.failed,
   WORKER_INTERRUPTED: EXIT.failed,

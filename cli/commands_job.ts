@@ -1,7 +1,7 @@
 /** The command table, part four: `spot job …`, task graphs (docs/jobs.md). Each prints one JSON object. */
 import { lazy } from "../base/lazy.ts";
 import { SpotError } from "../errors.ts";
-import { type CommandSpec, text } from "./spec.ts";
+import { type CommandSpec, type Options, text } from "./spec.ts";
 
 type Graphs = typeof import("../graphs/mod.ts");
 const graphs = () => lazy<Graphs>("../graphs/mod.ts", import.meta.url);
@@ -19,6 +19,20 @@ function waitMs(value: string): number {
 }
 
 const JOB = { name: "job", help: "the job id that init printed" };
+
+/** Ten years: a bound that catches a typo (a timestamp, a negative) and nothing a person means. */
+const MAX_GC_DAYS = 3650;
+
+function days(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 0 && n <= MAX_GC_DAYS) return n;
+  throw new SpotError(
+    "CLI_USAGE",
+    `Cannot read "${value}" as an age: expected whole days, 0 to ${MAX_GC_DAYS}`,
+  );
+}
+
+const timeoutMs = (o: Options) => typeof o.timeoutMs === "number" ? o.timeoutMs : undefined;
 
 const JOB_COMMANDS: CommandSpec[] = [
   {
@@ -53,10 +67,11 @@ const JOB_COMMANDS: CommandSpec[] = [
     args: [JOB],
     options: [{ flags: "--timeout-ms <n>", help: "how long to wait (default 1000)", parse: waitMs }],
     run: (o, cli) =>
-      cli.verb("job wait", o, async (ctx) =>
-        (await graphs()).waitJob(ctx, text(o, "job"), {
-          timeoutMs: typeof o.timeoutMs === "number" ? o.timeoutMs : undefined,
-        })),
+      cli.verb(
+        "job wait",
+        o,
+        async (ctx) => (await graphs()).waitJob(ctx, text(o, "job"), { timeoutMs: timeoutMs(o) }),
+      ),
   },
   {
     name: "status",
@@ -117,6 +132,59 @@ const JOB_COMMANDS: CommandSpec[] = [
       ),
   },
   {
+    name: "note",
+    help: "Add a note to the job; every task launched after it is told the job's notes",
+    args: [JOB, { name: "text", help: "the note (at most 4000 characters), or - to read it from stdin" }],
+    run: (o, cli) =>
+      cli.verb("job note", o, async (ctx) => (await graphs()).noteJob(ctx, text(o, "job"), text(o, "text"))),
+  },
+  {
+    name: "barrier",
+    help: "Wait for the named tasks; fails (BARRIER_FAILED) when one of them did not succeed",
+    args: [JOB, { name: "ids", help: "the tasks to wait for", variadic: true }],
+    options: [{ flags: "--timeout-ms <n>", help: "how long to wait (default 1000)", parse: waitMs }],
+    run: (o, cli) =>
+      cli.verb(
+        "job barrier",
+        o,
+        async (ctx) =>
+          (await graphs()).barrierJob(ctx, text(o, "job"), o.ids as string[], { timeoutMs: timeoutMs(o) }),
+      ),
+  },
+  {
+    name: "unlock",
+    help: "Clear the record a stopped coordinator left; refused while one runs",
+    args: [JOB],
+    run: (o, cli) =>
+      cli.verb("job unlock", o, async (ctx) => (await graphs()).unlockJob(ctx, text(o, "job"))),
+  },
+  {
+    name: "cleanup",
+    help: "Remove the job's task worktrees that are safe to remove; previews without --confirm",
+    args: [JOB],
+    options: [{ flags: "--confirm", help: "remove them (runs that must stay are kept, with the reason)" }],
+    run: (o, cli) =>
+      cli.verb(
+        "job cleanup",
+        o,
+        async (ctx) => (await graphs()).cleanupJob(ctx, text(o, "job"), { confirm: o.confirm === true }),
+      ),
+  },
+  {
+    name: "gc",
+    help: "Collect settled jobs older than N days: their task worktrees and job directories",
+    options: [
+      { flags: "--confirm", help: "collect them (a preview otherwise)" },
+      { flags: "--older-than-days <n>", help: "untouched for this many days (default 7)", parse: days },
+    ],
+    run: (o, cli) =>
+      cli.verb("job gc", o, async (ctx) =>
+        (await graphs()).gcJobs(ctx, {
+          confirm: o.confirm === true,
+          olderThanDays: typeof o.olderThanDays === "number" ? o.olderThanDays : undefined,
+        })),
+  },
+  {
     name: "coordinate",
     hidden: true,
     help: "Run a job's coordinator (started by job start)",
@@ -133,6 +201,7 @@ const JOB_COMMANDS: CommandSpec[] = [
 
 export const JOB_COMMAND: CommandSpec = {
   name: "job",
-  help: "Task graphs: init, add, start, resume, wait, status, cancel, integrate, rollback",
+  help:
+    "Task graphs: init, add, start, resume, wait, status, cancel, repair, retry-launch, integrate, rollback, note, barrier, unlock, cleanup, gc",
   commands: JOB_COMMANDS,
 };

@@ -49,4 +49,9 @@ export const EXAMPLES: Record<string, string> = {
   "job cancel": "spot job cancel job-20250101-120000-a1b2c3",
   "job integrate": "spot job integrate job-20250101-120000-a1b2c3",
   "job rollback": "spot job rollback job-20250101-120000-a1b2c3 --confirm",
+  "job note": 'spot job note job-20250101-120000-a1b2c3 "Keep the public API unchanged"',
+  "job barrier": "spot job barrier job-20250101-120000-a1b2c3 api ui --timeout-ms 60000",
+  "job unlock": "spot job unlock job-20250101-120000-a1b2c3",
+  "job cleanup": "spot job cleanup job-20250101-120000-a1b2c3 --confirm",
+  "job gc": "spot job gc --older-than-days 14",
 };

@@ -5,3 +5,8 @@ export { repairTask, retryLaunch } from "./repair.ts";
 export { readStdin } from "./verbs.ts";
 export { integrateJob } from "./integration/integrate.ts";
 export { rollbackJob } from "./integration/rollback.ts";
+export { noteJob } from "./admin/notes.ts";
+export { barrierJob } from "./admin/barrier.ts";
+export { unlockJob } from "./admin/unlock.ts";
+export { cleanupJob } from "./admin/cleanup.ts";
+export { gcJobs } from "./admin/gc.ts";

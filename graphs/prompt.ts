@@ -16,6 +16,7 @@ export function taskPrompt(
   job: StoredJob,
   task: JobTask,
   before: { id: string; record: TaskRecord }[],
+  notes: readonly { text: string }[] = [],
 ): string {
   const out = [ROLE_RULES[task.role], "", "## Task", task.task.trimEnd(), "", "## Acceptance"];
   out.push(...task.acceptance.map((a) => `- ${a}`));
@@ -23,6 +24,14 @@ export function taskPrompt(
   const rules = [...job.instructions, ...task.instructions];
   if (rules.length) out.push("", "## Instructions", ...rules.map((r) => `- ${r}`));
   if (task.context.length) out.push("", "## Context", ...task.context);
+  // `spot job note`: what the parent added while the job ran; a later note may overrule an earlier one.
+  if (notes.length) {
+    out.push(
+      "",
+      "## Notes from the parent, oldest first",
+      ...notes.map((n) => `- ${n.text.replaceAll("\n", "\n  ")}`),
+    );
+  }
   for (const { id, record } of before) {
     out.push("", `## What "${id}" reported`, record.summary ?? "(nothing)");
     if (record.result?.brief) out.push("", record.result.brief);

@@ -81,7 +81,7 @@ export type StoredJob = Job & { jobId: string; cwd: string };
 
 export interface JobEvent {
   at: string;
-  type: "job" | "task";
+  type: "job" | "task" | "note";
   id?: string;
   state: string;
   reason?: string;

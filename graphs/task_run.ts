@@ -17,6 +17,7 @@ import { prepare } from "../verbs/prepare.ts";
 import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
 import { repairPrompt, taskPrompt } from "./prompt.ts";
+import { readNotes } from "./admin/notes.ts";
 import { readResult } from "./result.ts";
 import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
@@ -202,7 +203,7 @@ async function judgeTask(
     const readOnly = READ_ONLY_ROLES.includes(task.role);
     if (options.resume !== "judge") {
       await runWorker(ctx, runId, {
-        prompt: taskPrompt(job, task, options.before),
+        prompt: taskPrompt(job, task, options.before, await readNotes(ctx.paths, job.jobId)),
         readOnly,
         budget: options.budget,
       });

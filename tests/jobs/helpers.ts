@@ -95,7 +95,21 @@ export async function init(env: SpotEnv, repo: string, job: Record<string, unkno
 export async function runToEnd(env: SpotEnv, repo: string, jobId: string): Promise<CliResult> {
   const start = await spot(env, repo, "job", "start", jobId);
   assert.equal(start.code, 0, start.stderr);
-  return await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
+  return await waitToEnd(env, repo, jobId);
+}
+
+/**
+ * `spot job wait` for up to two minutes, then until the coordinator has exited: wait returns once every task
+ * is recorded, a moment before the coordinator lets go of the job (a repair or resume right after would race it).
+ */
+export async function waitToEnd(env: SpotEnv, repo: string, jobId: string): Promise<CliResult> {
+  const done = await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
+  for (let i = 0; i < 100; i++) {
+    const status = await spot(env, repo, "job", "status", jobId);
+    if (status.json.coordinatorAlive === false) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return done;
 }
 
 export const code = (r: CliResult) => (r.json.error as { code: string } | undefined)?.code;

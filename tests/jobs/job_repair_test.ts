@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { JobState } from "../../graphs/store.ts";
 import { sh, spot } from "../helpers.ts";
-import { approve, code, episode, init, replay, result, runToEnd, setup, task } from "./helpers.ts";
+import { approve, code, episode, init, replay, result, runToEnd, setup, task, waitToEnd } from "./helpers.ts";
 
 const readState = async (stateDir: string, jobId: string) =>
   JSON.parse(await Deno.readTextFile(join(stateDir, "jobs", jobId, "state.json"))) as JobState;
@@ -57,7 +57,7 @@ Deno.test("job repair: a failed builder's new attempt is told the text, its revi
   assert.equal(repaired.json.nextCommand, `spot job resume ${jobId}`);
   const again = await spot(env, repo, "job", "resume", jobId);
   assert.equal(again.code, 0, again.stderr);
-  const done = await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
+  const done = await waitToEnd(env, repo, jobId);
   assert.equal(done.code, 0, done.stdout + done.stderr);
 
   const state = await readState(env.stateDir, jobId);
@@ -112,7 +112,7 @@ Deno.test("job retry-launch: a task whose launch failed is launched again once; 
   assert.equal(retried.code, 0, retried.stdout + retried.stderr);
   assert.deepEqual(retried.json.requeued, ["scout", "next"]);
   assert.equal((await spot(env, repo, "job", "resume", jobId)).code, 0);
-  const done = await spot(env, repo, "job", "wait", jobId, "--timeout-ms", "120000");
+  const done = await waitToEnd(env, repo, jobId);
   assert.equal(code(done), "JOB_FAILED", done.stdout + done.stderr);
   const state = await readState(env.stateDir, jobId);
   assert.equal(state.tasks.scout.state, "succeeded");
