@@ -15,6 +15,7 @@ const BENCHES = [
   "sandbox_bench.ts",
   "setup_bench.ts",
   "agents_bench.ts",
+  "graph_bench.ts",
 ];
 /** A bench that hangs is a failure, not a wait. */
 const TIMEOUT_MS = 15 * 60_000;
