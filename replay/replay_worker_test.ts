@@ -114,6 +114,18 @@ Deno.test("replay exec runs argv in the worktree and reports failures", () =>
     equal(text(ends[1]), "fine\n");
   }));
 
+Deno.test("replay sleep waits between the steps around it (the graph bench's sleeping workers)", () =>
+  inTempDir(async (dir) => {
+    const run = await play(
+      dir,
+      episode({ op: "say", text: "a" }, { op: "sleep", ms: 400 }, { op: "say", text: "b" }),
+    );
+    equal(run.code, 0, run.stderr);
+    const said = ofType(run.lines, "message_end").map((l) => messageOf(l).timestamp as number);
+    equal(said.length, 2);
+    ok(said[1] - said[0] >= 400, `the second message came ${said[1] - said[0]} ms after the first`);
+  }));
+
 Deno.test("replay exit stops at once with its code", () =>
   inTempDir(async (dir) => {
     const run = await play(
