@@ -4,7 +4,7 @@
  * exits when every task is terminal or the job is cancelled. A task left `running` by a coordinator that died
  * is failed, never launched twice.
  */
-import { TERMINAL as RUN_TERMINAL } from "../schemas/run_state.ts";
+import { holdsSlot } from "../lifecycle/admit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { schedule, TERMINAL } from "./schedule.ts";
 import {
@@ -29,20 +29,28 @@ import { allocatePorts, workspaceEnv } from "./launch/ports.ts";
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
 
-async function freeSlots(ctx: SpotContext): Promise<number> {
-  const active = (await ctx.store.all()).filter((s) => !RUN_TERMINAL.has(s.status) && !s.origin);
-  return Math.max(0, ctx.config.maxConcurrentRuns - active.length);
+/** The runs that hold a slot of maxConcurrentRuns now, counted as admission counts them (lifecycle/admit.ts). */
+async function activeRuns(ctx: SpotContext): Promise<Set<string>> {
+  const all = await ctx.store.all();
+  return new Set(all.filter((s) => holdsSlot(s)).map((s) => s.runId));
+}
+
+/** Slots left for this job: a task it started whose run is not admitted yet holds one already. */
+function freeSlots(max: number, active: ReadonlySet<string>, state: JobState): number {
+  const pending = Object.values(state.tasks).filter((t) =>
+    t.state === "running" && t.runId && !active.has(t.runId)
+  );
+  return Math.max(0, max - active.size - pending.length);
 }
 
 async function record(ctx: SpotContext, jobId: string, id: string, rec: TaskRecord): Promise<void> {
   const at = ctx.now();
-  await updateJob(ctx.paths, jobId, (_, state) => ({
-    state: {
-      ...state,
-      updatedAt: at,
-      tasks: { ...state.tasks, [id]: { ...state.tasks[id], ...rec, endedAt: at } },
-    },
-  }));
+  await updateJob(ctx.paths, jobId, (_, state) => {
+    // A task sent back to the queue (its launch found no run slot) keeps only what outlives an attempt.
+    const { runId: _run, startedAt: _start, reservedUsd: _held, ...kept } = state.tasks[id];
+    const next = rec.state === "queued" ? { ...kept, state: rec.state } : { ...state.tasks[id], ...rec, endedAt: at };
+    return { state: { ...state, updatedAt: at, tasks: { ...state.tasks, [id]: next } } };
+  });
   await appendEvent(ctx.paths, jobId, {
     at,
     type: "task",
@@ -85,7 +93,7 @@ async function takeOver(ctx: SpotContext, jobId: string): Promise<Map<string, "r
   for (const [id, rec] of failed) {
     await appendEvent(ctx.paths, jobId, { at, type: "task", id, state: "failed", reason: rec.reason });
     const role = job.tasks.find((t) => t.id === id)?.role ?? "builder";
-    await endTaskRun(ctx, role, rec).catch(() => {});
+    await endTaskRun(ctx, jobId, role, rec).catch(() => {});
   }
   const carry = new Map<string, "run" | "judge" | undefined>();
   for (const [id, resume] of decided) {
@@ -120,7 +128,7 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
   state: JobState;
   start: string[];
 }> {
-  const free = await freeSlots(ctx);
+  const active = await activeRuns(ctx);
   const at = ctx.now();
   let start: string[] = [];
   let blocked: { id: string; reason: string }[] = [];
@@ -130,6 +138,7 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
     const limits = job.config.limits;
     stopped = stopReason(limits, state, at);
     if (stopped) return { state: cancelQueued(state, stopped, at) };
+    const free = freeSlots(ctx.config.maxConcurrentRuns, active, state);
     const plan = schedule(job.tasks, state.tasks, { concurrency: limits.concurrency, freeSlots: free });
     const share = limits.costUsd === undefined ? null : shares(
       limits.costUsd,
@@ -155,6 +164,8 @@ async function step(ctx: SpotContext, jobId: string, running: number): Promise<{
       job.tasks.every((t) => TERMINAL.has(tasks[t.id].state));
     const failed = job.tasks.some((t) => tasks[t.id].state !== "succeeded");
     const status = settled ? (failed ? "failed" : "succeeded") : state.status;
+    // A tick that starts, blocks and settles nothing leaves the job's files alone.
+    if (!start.length && !plan.block.length && status === state.status) return { state };
     return { state: { ...state, status, updatedAt: at, tasks } };
   });
   if (stopped) await appendEvent(ctx.paths, jobId, { at, type: "job", state: "cancelled", reason: stopped });

@@ -147,6 +147,8 @@ export function updateJob(
   return withLock(jobLock(paths, jobId), async () => {
     const loaded = await loadJob(paths, jobId);
     const next = change(loaded.job, loaded.state);
+    // A change that returns the state it was given changed nothing: nothing is written (an idle tick).
+    if (next.state === loaded.state && !next.job) return loaded;
     if (next.job) await writeJsonAtomic(jobFile(paths, jobId, "job.json"), next.job);
     await writeJsonAtomic(jobFile(paths, jobId, "state.json"), next.state);
     return { job: next.job ?? loaded.job, state: next.state };

@@ -82,9 +82,9 @@ async function taskResult(
   task: JobTask,
   runId: string,
   budget: TurnBudget | undefined,
-): Promise<TaskResult> {
+): Promise<{ result: TaskResult; repaired: boolean }> {
   const first = readResult(await finalText(ctx, runId), job.tasks, task);
-  if (first.ok) return first.result;
+  if (first.ok) return { result: first.result, repaired: false };
   const session = await sessionOf(ctx, runId);
   if (!session) throw new SpotError("RESULT_INVALID", `${first.problem} (no session to repair it in)`);
   await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });
@@ -95,7 +95,7 @@ async function taskResult(
     budget: await budgetLeft(ctx, runId, budget),
   });
   const second = readResult(await finalText(ctx, runId), job.tasks, task);
-  if (second.ok) return second.result;
+  if (second.ok) return { result: second.result, repaired: true };
   throw new SpotError("RESULT_INVALID", `${second.problem} (after one repair turn)`);
 }
 
@@ -212,8 +212,8 @@ async function judgeTask(
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
     if (wrote.violation) return wrote.violation;
-    const result = await taskResult(ctx, job, task, runId, options.budget);
-    const { changed, violation } = await ownershipCheck(ctx, task, runId);
+    const { result, repaired } = await taskResult(ctx, job, task, runId, options.budget);
+    const { changed, violation } = repaired ? await ownershipCheck(ctx, task, runId) : wrote;
     if (violation) return violation;
     const summary = result.summary.slice(0, MAX_SUMMARY);
     if (result.status !== "succeeded") {
@@ -230,6 +230,9 @@ async function judgeTask(
     const fingerprint = await sha256Hex(JSON.stringify({ diffSha256: verified.diffSha256, result }));
     return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint };
   } catch (error) {
+    // Another process took the last run slot between the coordinator's count and admission: nothing was made,
+    // so the task waits for a slot like any queued one.
+    if (isSpotError(error, "CONCURRENCY_LIMIT") && !options.resume) return { state: "queued" };
     const failure = isSpotError(error)
       ? (error.details as { failure?: { code?: string } })?.failure
       : undefined;
@@ -262,6 +265,6 @@ export async function runTask(
   const costUsd = await ctx.store.load(options.runId).then((s) => s.workerCostUsd, () => undefined);
   const record = costUsd === undefined ? judged : { ...judged, costUsd };
   // The run ends with its task (a succeeded builder's waits for integration), so it frees its slot.
-  await endTaskRun(ctx, task.role, record).catch(() => {});
+  await endTaskRun(ctx, job.jobId, task.role, record).catch(() => {});
   return record;
 }

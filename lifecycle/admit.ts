@@ -12,11 +12,19 @@ import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
 import { lockBlocking, withLock } from "../store/lock.ts";
 
+/**
+ * Whether a run takes one of the `maxConcurrentRuns` slots: any run not terminal, except one the original
+ * pi-worker left (not spot's to finish) and a job builder's that succeeded and only waits for its job's
+ * integration (no process runs for it; counting it would stop a job with more builders than slots).
+ */
+export function holdsSlot(s: Pick<RunState, "status" | "origin" | "awaitingJob">): boolean {
+  return !TERMINAL.has(s.status) && !s.origin && !s.awaitingJob;
+}
+
 /** Counts and reserves under one global lock, so racing prepares cannot overshoot the cap. */
 export async function admit(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<void> {
   await withLock(lockBlocking(ctx.paths.admissionLock), async () => {
-    // A run the original pi-worker left unfinished is not spot's to finish, so it takes no slot.
-    const active = (await ctx.store.all()).filter((s) => !TERMINAL.has(s.status) && !s.origin);
+    const active = (await ctx.store.all()).filter(holdsSlot);
     const max = ctx.config.maxConcurrentRuns;
     if (active.length >= max) {
       throw new SpotError(

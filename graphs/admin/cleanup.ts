@@ -119,14 +119,14 @@ export function previewRuns(plan: Planned[]): { removed: Removed[]; retained: Re
 }
 
 /** Carries a plan out; a run that turns out not to be cleanable after all (a lock taken since) is retained. */
-export async function applyRuns(ctx: SpotContext, plan: Planned[]) {
+export async function applyRuns(ctx: SpotContext, jobId: string, plan: Planned[]) {
   const { retained } = previewRuns(plan);
   const removed: Removed[] = [];
   for (const p of plan) {
     if (p.decision.kind !== "remove") continue;
     const runId = p.facts.record.runId!;
     try {
-      if (p.decision.endRun) await endTaskRun(ctx, p.facts.role, p.facts.record);
+      if (p.decision.endRun) await endTaskRun(ctx, jobId, p.facts.role, p.facts.record);
       const run = await ctx.store.load(runId);
       // `spot cleanup` asks an integrated run for its report first, so the report is written here.
       if (
@@ -157,7 +157,7 @@ export async function cleanupJob(ctx: SpotContext, jobId: string, options: { con
   const held = await holdIdleJob(ctx.paths, jobId, "clean up");
   try {
     const { job, state } = await loadJob(ctx.paths, jobId);
-    const out = await applyRuns(ctx, await planRuns(ctx, job, state));
+    const out = await applyRuns(ctx, jobId, await planRuns(ctx, job, state));
     if (out.removed.length) {
       await appendEvent(ctx.paths, jobId, {
         at: ctx.now(),

@@ -91,7 +91,7 @@ async function oneJob(
   if (preview.retained.length) return kept(preview.retained);
   const collected = { jobId, status: state.status, updatedAt: state.updatedAt };
   if (!options.confirm) return { ...collected, removed: preview.removed };
-  const done = await applyRuns(ctx, plan);
+  const done = await applyRuns(ctx, jobId, plan);
   if (done.retained.length) return kept(done.retained, done.removed);
   // The private ref that kept the job's base (graphs/launch/base.ts) goes with the job.
   if (state.base?.ref) await git(["update-ref", "-d", state.base.ref], { cwd: job.cwd, allowFailure: true });
