@@ -1,8 +1,8 @@
 /**
  * The coordinator (`spot job coordinate JOB`, hidden; started detached by `spot job start`): it holds the job,
  * asks the scheduler what to do, starts ready tasks as runs within the limits, records each task's end, and
- * exits when every task is terminal or the job is cancelled. A task left `running` by a coordinator that died
- * is failed, never launched twice.
+ * exits when every task is terminal or the job is cancelled (its own limits may cancel it). A task left
+ * `running` by a coordinator that died is reconciled from its run (graphs/reconcile.ts), never launched twice.
  */
 import { holdsSlot } from "../lifecycle/admit.ts";
 import type { SpotContext } from "../store/context.ts";
