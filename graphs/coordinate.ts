@@ -48,7 +48,9 @@ async function record(ctx: SpotContext, jobId: string, id: string, rec: TaskReco
   await updateJob(ctx.paths, jobId, (_, state) => {
     // A task sent back to the queue (its launch found no run slot) keeps only what outlives an attempt.
     const { runId: _run, startedAt: _start, reservedUsd: _held, ...kept } = state.tasks[id];
-    const next = rec.state === "queued" ? { ...kept, state: rec.state } : { ...state.tasks[id], ...rec, endedAt: at };
+    const next = rec.state === "queued"
+      ? { ...kept, state: rec.state }
+      : { ...state.tasks[id], ...rec, endedAt: at };
     return { state: { ...state, updatedAt: at, tasks: { ...state.tasks, [id]: next } } };
   });
   await appendEvent(ctx.paths, jobId, {
