@@ -9,6 +9,7 @@ import { appendJsonLine, readJsonLines } from "../../store/files.ts";
 import { withLock } from "../../store/lock.ts";
 import type { SpotPaths } from "../../store/paths.ts";
 import { appendEvent, jobFile, jobLock, loadJob } from "../store.ts";
+import { readStdin } from "../verbs.ts";
 
 /** Long enough for a decision and its reason; a note longer than this belongs in a task's context. */
 export const MAX_NOTE = 4000;
@@ -41,8 +42,6 @@ export async function readNotes(paths: SpotPaths, jobId: string): Promise<JobNot
   const lines = await readJsonLines<JobNote>(notesFile(paths, jobId));
   return lines.filter((n) => typeof n?.text === "string");
 }
-
-const readStdin = async () => await new Response(Deno.stdin.readable).text();
 
 export async function noteJob(
   ctx: SpotContext,

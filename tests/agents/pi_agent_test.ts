@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeRepo, spot, spotEnv, writeJson } from "../helpers.ts";
 import { startModelServer } from "../model_server/mod.ts";
-import { availability } from "../conformance/workers.ts";
+import { availability, scriptedPiProfile } from "../conformance/workers.ts";
 
 const KEY_ENV = "SPOT_AGENT_PI_KEY";
 const FILE = "hello.txt";
@@ -24,16 +24,7 @@ Deno.test({
         selfReview: { enabled: false },
         limits: { workerIdleSeconds: 20, workerTimeoutSeconds: 60 },
         profiles: {
-          "pi-scripted": {
-            adapter: "pi",
-            provider: "scripted",
-            model: "scripted-model",
-            apiKeyEnv: KEY_ENV,
-            baseUrl: `${server.url}/v1`,
-            providerType: "openai-completions",
-            binary,
-            maxRetries: 1,
-          },
+          "pi-scripted": scriptedPiProfile(server.url, binary, KEY_ENV),
         },
       });
       env.env[KEY_ENV] = "sk-agent-test-not-a-real-key";

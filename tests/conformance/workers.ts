@@ -39,3 +39,21 @@ export function availability(cli: string): Availability {
   if (Deno.env.get("CI") || exists(WORKERS_DIR)) return { fail: why };
   return { ignore: true, reason: why };
 }
+
+/** A profile that runs the real pi CLI against the scripted model server at `serverUrl`, keyed by `keyEnv`. */
+export function scriptedPiProfile(
+  serverUrl: string,
+  binary: string,
+  keyEnv: string,
+): Record<string, unknown> {
+  return {
+    adapter: "pi",
+    provider: "scripted",
+    model: "scripted-model",
+    apiKeyEnv: keyEnv,
+    baseUrl: `${serverUrl}/v1`,
+    providerType: "openai-completions",
+    binary,
+    maxRetries: 1,
+  };
+}
