@@ -9,6 +9,7 @@ import type { SpotContext } from "../store/context.ts";
 import { schedule, TERMINAL } from "./schedule.ts";
 import {
   appendEvent,
+  cancelQueued,
   holdCoordinator,
   jobFile,
   type JobState,
@@ -112,16 +113,6 @@ function stopReason(limits: StoredJob["config"]["limits"], state: JobState, at: 
     return `JOB_TIMEOUT: the job ran longer than its limits.jobMs (${limits.jobMs} ms)`;
   }
   return budgetReached(limits.costUsd, state.tasks);
-}
-
-/** The job stops: queued tasks never start; running ones are interrupted by the coordinator. */
-function cancelQueued(state: JobState, reason: string, at: string): JobState {
-  const tasks = Object.fromEntries(
-    Object.entries(state.tasks).map((
-      [id, t],
-    ) => [id, t.state === "queued" ? { ...t, state: "cancelled" as const } : t]),
-  );
-  return { ...state, status: "cancelled", reason, updatedAt: at, tasks };
 }
 
 /** Applies the plan's blocks and claims its starts in one write; returns the tasks to launch. */

@@ -6,27 +6,18 @@
  */
 import { spawnProcess } from "../sandbox/spawn.ts";
 import type { SpotContext } from "../store/context.ts";
-import { loadJob, updateJob } from "./store.ts";
+import { type JobState, loadJob, type StoredJob, taskOutline, updateJob } from "./store.ts";
 
-/** What a notify command is told: the job's outcome and each task's. */
-export async function jobSummary(ctx: SpotContext, jobId: string) {
-  const { job, state } = await loadJob(ctx.paths, jobId);
+/** What a notify command is told: the job's outcome and each task's, with what it cost. */
+export function jobSummary(job: StoredJob, state: JobState) {
   return {
-    jobId,
+    jobId: job.jobId,
     status: state.status,
     ...(state.reason ? { reason: state.reason } : {}),
     costUsd: Object.values(state.tasks).reduce((sum, t) => sum + (t.costUsd ?? 0), 0),
     tasks: job.tasks.map((t) => {
       const r = state.tasks[t.id];
-      return {
-        id: t.id,
-        role: t.role,
-        state: r.state,
-        ...(r.reason ? { reason: r.reason } : {}),
-        ...(r.runId ? { runId: r.runId } : {}),
-        ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
-        ...(r.changedFiles ? { changedFiles: r.changedFiles } : {}),
-      };
+      return { ...taskOutline(t, r), ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}) };
     }),
   };
 }
@@ -43,7 +34,7 @@ export async function notifyJob(ctx: SpotContext, jobId: string): Promise<void> 
   const r = await spawnProcess(job.notify.argv, {
     cwd: job.cwd,
     env: { ...env, SPOT_JOB_ID: jobId },
-    stdinText: JSON.stringify(await jobSummary(ctx, jobId)) + "\n",
+    stdinText: JSON.stringify(jobSummary(job, state)) + "\n",
     timeoutMs: job.notify.timeoutMs,
     maxOutputChars: 4000,
   });

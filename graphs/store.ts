@@ -88,6 +88,28 @@ export interface JobEvent {
   runId?: string;
 }
 
+/** The job stops (a cancel, its own limits): queued tasks never start; its coordinator interrupts running ones. */
+export function cancelQueued(state: JobState, reason: string, at: string): JobState {
+  const tasks = Object.fromEntries(
+    Object.entries(state.tasks).map((
+      [id, t],
+    ) => [id, t.state === "queued" ? { ...t, state: "cancelled" as const } : t]),
+  );
+  return { ...state, status: "cancelled", reason, updatedAt: at, tasks };
+}
+
+/** What a task's caller is told of it: its id, role and state, and the reason, run and changes it has. */
+export function taskOutline(task: { id: string; role: string }, r: TaskRecord) {
+  return {
+    id: task.id,
+    role: task.role,
+    state: r.state,
+    ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.runId ? { runId: r.runId } : {}),
+    ...(r.changedFiles ? { changedFiles: r.changedFiles } : {}),
+  };
+}
+
 export function jobsDir(paths: SpotPaths): string {
   return join(paths.stateRoot, "jobs");
 }

@@ -13,12 +13,14 @@ import type { SpotContext } from "../store/context.ts";
 import { parseAddedTask, parseJob } from "./load.ts";
 import {
   appendEvent,
+  cancelQueued,
   coordinatorAlive,
   createJob,
   jobDir,
   type JobState,
   loadJob,
   newJobId,
+  taskOutline,
   updateJob,
 } from "./store.ts";
 import { TERMINAL } from "./schedule.ts";
@@ -66,17 +68,7 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     ...(state.reason ? { reason: state.reason } : {}),
     coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
     jobDir: jobDir(ctx.paths, jobId),
-    tasks: job.tasks.map((t) => {
-      const r = state.tasks[t.id];
-      return {
-        id: t.id,
-        role: t.role,
-        state: r.state,
-        ...(r.reason ? { reason: r.reason } : {}),
-        ...(r.runId ? { runId: r.runId } : {}),
-        ...(r.changedFiles ? { changedFiles: r.changedFiles } : {}),
-      };
-    }),
+    tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
   };
 }
 
@@ -163,14 +155,7 @@ export async function cancelJob(ctx: SpotContext, jobId: string) {
   const at = ctx.now();
   const { state } = await updateJob(ctx.paths, jobId, (_, state) => {
     if (state.status === "succeeded" || state.status === "failed") return { state };
-    const tasks = Object.fromEntries(
-      Object.entries(state.tasks).map((
-        [id, t],
-      ) => [id, t.state === "queued" ? { ...t, state: "cancelled" as const } : t]),
-    );
-    return {
-      state: { ...state, status: "cancelled", reason: "cancelled by spot job cancel", updatedAt: at, tasks },
-    };
+    return { state: cancelQueued(state, "cancelled by spot job cancel", at) };
   });
   await appendEvent(ctx.paths, jobId, { at, type: "job", state: state.status });
   return { jobId, status: state.status };
