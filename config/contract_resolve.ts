@@ -4,7 +4,7 @@
  */
 import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { headCommit, toplevel } from "../git/repo.ts";
+import { toplevelAndHead } from "../git/repo.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readContract } from "./contract_load.ts";
@@ -21,14 +21,13 @@ export async function resolveContract(
   runId?: string,
 ): Promise<ResolvedContract> {
   const task = await readContract(resolve(ctx.cwd, taskFile), ctx.config);
-  const root = await toplevel(task.repositoryRoot ?? ctx.cwd);
+  const { root, head } = await toplevelAndHead(task.repositoryRoot ?? ctx.cwd);
   if (task.repositoryRoot && resolve(task.repositoryRoot) !== root) {
     throw new SpotError(
       "CONTRACT_INVALID",
       `Cannot use repositoryRoot "${task.repositoryRoot}": the git toplevel there is "${root}"`,
     );
   }
-  const head = await headCommit(root);
   if (task.baseRevision && task.baseRevision !== head) {
     throw new SpotError(
       "BASE_REVISION_MISMATCH",

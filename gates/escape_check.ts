@@ -8,8 +8,9 @@
  */
 import { join, relative } from "../base/path.ts";
 import { contentDigest } from "../git/fingerprint.ts";
-import { git, gitText } from "../git/git.ts";
+import { gitText } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";
+import { gitCommonDir } from "../git/repo.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { writeBaseline } from "../store/baseline.ts";
@@ -56,8 +57,7 @@ async function refs(source: string, branch: string | null): Promise<Record<strin
 
 async function snapshot(state: RunState): Promise<EscapeSnapshot> {
   const source = state.sourceRoot;
-  const gitDir = (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: source }))
-    .stdout.trim();
+  const gitDir = await gitCommonDir(source);
   const files: Record<string, string> = {};
   for (const rel of WATCHED) await walk(gitDir, rel, files);
   const own = relative(gitDir, (await worktreeOf(state)).gitDir);

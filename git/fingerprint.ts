@@ -7,7 +7,7 @@ import { join } from "../base/path.ts";
 import type { SourceFingerprint } from "../schemas/run_state.ts";
 import { git, gitText } from "./git.ts";
 import { sha256Hex } from "./hash.ts";
-import { currentBranch, headCommit } from "./repo.ts";
+import { headAndBranch } from "./repo.ts";
 
 export async function untrackedFiles(root: string): Promise<string[]> {
   const out = await gitText(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: root });
@@ -27,9 +27,8 @@ async function describeFile(root: string, path: string): Promise<string> {
 }
 
 export async function sourceFingerprint(root: string): Promise<SourceFingerprint> {
-  const [head, branch, status, diff, untracked] = await Promise.all([
-    headCommit(root),
-    currentBranch(root),
+  const [{ head, branch }, status, diff, untracked] = await Promise.all([
+    headAndBranch(root),
     git(["status", "--porcelain=v1", "-z", "--untracked-files=all"], { cwd: root }),
     git(["diff", "--binary", "--no-ext-diff", "--no-textconv", "HEAD"], { cwd: root }),
     untrackedFiles(root),

@@ -97,6 +97,8 @@ export async function git(args: string[], options: GitOptions): Promise<GitResul
     env: gitEnv(options),
     stdinText: options.stdinText,
     maxOutputChars: GIT_MAX_OUTPUT_CHARS,
+    // Hooks are off and no call has a timeout: a process group of its own would buy nothing but a fork.
+    group: false,
   });
   const out = { stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode };
   if (result.stdoutTruncated) {

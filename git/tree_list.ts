@@ -6,7 +6,24 @@ export interface TreeEntry {
   oid: string;
 }
 
+/** Listings of full object ids, which name the same tree forever: a verb lists its base once (the lock snapshot, the dependency facts, `.worktreeinclude`). */
+const listed = new Map<string, Map<string, TreeEntry>>();
+/** A long-lived process (a job's coordinator) keeps only the last few. */
+const KEEP_LISTINGS = 4;
+
 export async function listTree(cwd: string, treeish: string): Promise<Map<string, TreeEntry>> {
+  const key = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(treeish) ? `${cwd}\0${treeish}` : null;
+  const known = key ? listed.get(key) : undefined;
+  if (known) return new Map(known);
+  const entries = await readTree(cwd, treeish);
+  if (key) {
+    listed.set(key, new Map(entries));
+    if (listed.size > KEEP_LISTINGS) listed.delete(listed.keys().next().value!);
+  }
+  return entries;
+}
+
+async function readTree(cwd: string, treeish: string): Promise<Map<string, TreeEntry>> {
   const out = (await git(["ls-tree", "-r", "-z", "--full-tree", treeish], { cwd })).stdout;
   const entries = new Map<string, TreeEntry>();
   for (const record of out.split("\0")) {

@@ -5,11 +5,11 @@
  * with a lock file in the repository's common git dir, which the kernel releases if spot dies.
  */
 import { join } from "../base/path.ts";
-import { gitText } from "./git.ts";
+import { gitCommonDir } from "./repo.ts";
 
 /** Runs `fn` holding the repository's worktree lock (waiting for it). */
 export async function withWorktreeLock<T>(cwd: string, fn: () => Promise<T>): Promise<T> {
-  const common = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
+  const common = await gitCommonDir(cwd);
   const file = await Deno.open(join(common, "spot-worktree.lock"), {
     read: true,
     write: true,

@@ -1,6 +1,6 @@
 /** The run's worktree: a linked worktree on the worker branch, with the source's uncommitted work snapshotted. */
 import { basename, join } from "../base/path.ts";
-import { gitText } from "../git/git.ts";
+import { gitCommonDir } from "../git/repo.ts";
 import { addWorktree, snapshotDirtySource, type WorktreeRef } from "../git/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -36,8 +36,6 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
  */
 export async function worktreeOf(state: RunState): Promise<WorktreeRef> {
   if (state.worktreeGitDir) return { path: state.worktreePath, gitDir: state.worktreeGitDir };
-  const common = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], {
-    cwd: state.sourceRoot,
-  });
+  const common = await gitCommonDir(state.sourceRoot);
   return { path: state.worktreePath, gitDir: join(common, "worktrees", basename(state.worktreePath)) };
 }

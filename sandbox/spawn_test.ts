@@ -157,3 +157,23 @@ Deno.test("spawnProcess() returns spawnError and a null exitCode for a missing b
   assert.equal(r.timedOut, false);
   assert.equal(r.stdout, "");
 });
+
+/** The process group of a live pid, from /proc (the field after the state). */
+function pgrpOf(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
+Deno.test("spawnProcess() starts a child in a group of its own unless told group: false", async () => {
+  const ours = pgrpOf(Deno.readTextFileSync("/proc/self/stat"));
+  const grouped = await spawnProcess(["sh", "-c", "cat /proc/$$/stat"], { env: {} });
+  const plain = await spawnProcess(["sh", "-c", "cat /proc/$$/stat"], { env: {}, group: false });
+  assert.equal(pgrpOf(grouped.stdout), grouped.pid, "the default child leads its own group");
+  assert.equal(pgrpOf(plain.stdout), ours, "group: false keeps the child in spot's group");
+});
+
+Deno.test("spawnProcess() with group: false still stops a child at its timeout", async () => {
+  const r = await spawnProcess(["sleep", "30"], { env: {}, group: false, timeoutMs: 200 });
+  assert.equal(r.timedOut, true);
+  assert.equal(r.signal, "SIGTERM");
+  assert.ok(r.durationMs < 5_000, `stopped after ${r.durationMs} ms`);
+});

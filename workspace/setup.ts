@@ -10,6 +10,7 @@ import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { sha256Hex } from "../git/hash.ts";
+import { gitCommonDir } from "../git/repo.ts";
 import { runSetupCommand } from "../isolation/setup_launch.ts";
 import type { DependencyDir, SetupRecord } from "../schemas/dependency_record.ts";
 import type { Enforcement } from "../schemas/sandbox_record.ts";
@@ -45,9 +46,7 @@ async function checkoutBase(state: RunState, tree: string, indexFile: string): P
 
 /** Tracked files the setup changed or removed, and unignored files it left, relative to the tree. */
 async function changedByTree(state: RunState, tree: string, indexFile: string): Promise<string[]> {
-  const common =
-    (await git(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: state.sourceRoot }))
-      .stdout.trim();
+  const common = await gitCommonDir(state.sourceRoot);
   // The index holds the base tree, so this compares the tree with the base, never with the user's HEAD.
   const opts = { cwd: tree, gitDir: common, indexFile };
   await git(["update-index", "-q", "--refresh"], { ...opts, allowFailure: true });
