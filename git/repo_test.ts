@@ -13,6 +13,7 @@ import {
   userIdentity,
 } from "./repo.ts";
 import { listTree } from "./tree_list.ts";
+import { runsInSpotsGroup } from "./git.ts";
 
 Deno.test("headAndBranch() answers as headCommit() and currentBranch() do, on a branch and detached", async () => {
   const repo = await makeRepo({ "a.txt": "a\n" });
@@ -106,4 +107,26 @@ Deno.test("listTree() hands each caller its own copy of a listing it remembers",
   } finally {
     await Deno.remove(repo, { recursive: true });
   }
+});
+
+Deno.test("runsInSpotsGroup(): reads share spot's group; what moves refs or a checkout keeps a group of its own", () => {
+  for (
+    const args of [["rev-parse", "HEAD"], ["status"], ["diff", "HEAD"], ["config", "--get", "user.name"]]
+  ) {
+    assert.equal(runsInSpotsGroup(args, { cwd: "." }), true, args.join(" "));
+  }
+  for (
+    const args of [
+      ["cherry-pick", "x"],
+      ["worktree", "add"],
+      ["update-ref", "refs/heads/x", "y"],
+      ["reset", "--hard"],
+      ["config", "user.name", "x"],
+      ["add", "--all"],
+      ["read-tree", "x"],
+    ]
+  ) {
+    assert.equal(runsInSpotsGroup(args, { cwd: "." }), false, args.join(" "));
+  }
+  assert.equal(runsInSpotsGroup(["add", "--all"], { cwd: ".", indexFile: "/tmp/i" }), true);
 });
