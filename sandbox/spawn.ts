@@ -4,6 +4,7 @@
  * always get a cleared environment, their own process group (so a timeout
  * kills everything they started), and stdin closed unless told otherwise.
  */
+import { Capture, pump } from "../base/capture.ts";
 import { processLabel, recordTiming, timingsEnabled } from "../base/timings.ts";
 
 /** A worker that ignores SIGTERM gets this long before SIGKILL. */
@@ -119,42 +120,6 @@ export function processAlive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return true;
-  }
-}
-
-class Capture {
-  text = "";
-  truncated = false;
-  #partial = "";
-  constructor(readonly max: number, readonly onLine?: (line: string) => void) {}
-
-  push(chunk: string): void {
-    if (this.text.length < this.max) {
-      const room = this.max - this.text.length;
-      this.text += chunk.slice(0, room);
-      if (chunk.length > room) this.truncated = true;
-    } else if (chunk.length > 0) {
-      this.truncated = true;
-    }
-    if (!this.onLine) return;
-    const parts = (this.#partial + chunk).split("\n");
-    this.#partial = parts.pop() ?? "";
-    for (const line of parts) this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-  }
-
-  end(): void {
-    if (this.onLine && this.#partial.length > 0) this.onLine(this.#partial);
-    this.#partial = "";
-  }
-}
-
-async function pump(stream: ReadableStream<Uint8Array>, capture: Capture): Promise<void> {
-  try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) capture.push(chunk);
-  } catch {
-    // The stream is cut when we stop waiting for a drain; what we have is kept.
-  } finally {
-    capture.end();
   }
 }
 

@@ -1,0 +1,39 @@
+/**
+ * A child's output stream as spawn.ts keeps it: the first N characters, whether more came, and each line
+ * handed to a listener as it completes (a CR before the newline dropped), even beyond the cap.
+ */
+export class Capture {
+  text = "";
+  truncated = false;
+  #partial = "";
+  constructor(readonly max: number, readonly onLine?: (line: string) => void) {}
+
+  push(chunk: string): void {
+    if (this.text.length < this.max) {
+      const room = this.max - this.text.length;
+      this.text += chunk.slice(0, room);
+      if (chunk.length > room) this.truncated = true;
+    } else if (chunk.length > 0) {
+      this.truncated = true;
+    }
+    if (!this.onLine) return;
+    const parts = (this.#partial + chunk).split("\n");
+    this.#partial = parts.pop() ?? "";
+    for (const line of parts) this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+  }
+
+  end(): void {
+    if (this.onLine && this.#partial.length > 0) this.onLine(this.#partial);
+    this.#partial = "";
+  }
+}
+
+export async function pump(stream: ReadableStream<Uint8Array>, capture: Capture): Promise<void> {
+  try {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) capture.push(chunk);
+  } catch {
+    // The stream is cut when we stop waiting for a drain; what we have is kept.
+  } finally {
+    capture.end();
+  }
+}
