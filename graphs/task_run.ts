@@ -57,9 +57,10 @@ export function diffPaths(diff: string): string[] {
   return [...out].sort();
 }
 
+/** The worker's last words: its result event, or its last text where the CLI's stream has no result (opencode). */
 async function finalText(ctx: SpotContext, runId: string): Promise<string> {
   const events = await ctx.store.events(runId);
-  const last = events.findLast((e) => e.type === "worker_result");
+  const last = events.findLast((e) => e.type === "worker_result" || e.type === "worker_text");
   return last && "text" in last ? last.text ?? "" : "";
 }
 
