@@ -75,8 +75,12 @@ export interface WorkerSandboxOptions {
 }
 
 /** One line for the run's events: where the research turn's web tools may go, and where that is recorded. */
-function webNote(hosts: string[], how: string): string {
-  const list = hosts.length ? hosts.join(", ") : "no host (every fetch is refused)";
+function webNote(hosts: string[], how: string, enforced = true): string {
+  const list = hosts.length
+    ? hosts.join(", ")
+    : enforced
+    ? "no host (every fetch is refused)"
+    : "no host listed";
   return `Web tools for this research turn: ${list}; ${how}`;
 }
 
@@ -116,6 +120,7 @@ export async function workerSandbox(
         message: webNote(
           options.web.hosts,
           "not enforced: without an OS sandbox (--sandbox none) the worker can reach any host",
+          false,
         ),
       });
     }
