@@ -12,8 +12,17 @@ import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } fr
 const DEFAULT_RETRIES = 2;
 const EDIT_TOOLS = "Read,Glob,Grep,Edit,MultiEdit,Write";
 const READ_TOOLS = "Read,Glob,Grep";
-/** Commands run only in spot's verify steps; the web and sub-agents stay out of a bounded task. */
-const DENIED_TOOLS = "Bash,WebFetch,WebSearch,Task,Agent";
+const WEB_TOOLS = ["WebFetch", "WebSearch"];
+/** Commands run only in spot's verify steps; sub-agents stay out of a bounded task, and the web out of all but research. */
+const DENIED_TOOLS = "Bash,Task,Agent";
+
+/** Headless, a tool outside --allowedTools waits for a permission nobody gives: the web tools are listed or denied. */
+function tools(spec: LaunchSpec): { allowed: string; denied: string } {
+  const base = spec.phase === "self-review" ? READ_TOOLS : EDIT_TOOLS;
+  return spec.web
+    ? { allowed: [base, ...WEB_TOOLS].join(","), denied: DENIED_TOOLS }
+    : { allowed: base, denied: [DENIED_TOOLS, ...WEB_TOOLS].join(",") };
+}
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const { baseUrl, model } = spec.profile;
@@ -39,7 +48,7 @@ function plan(spec: LaunchSpec): LaunchPlan {
       spec.binary,
       ...["-p", "--output-format", "stream-json", "--verbose", "--model", model],
       ...["--permission-mode", readOnly ? "default" : "acceptEdits"],
-      ...["--allowedTools", readOnly ? READ_TOOLS : EDIT_TOOLS, "--disallowedTools", DENIED_TOOLS],
+      ...["--allowedTools", tools(spec).allowed, "--disallowedTools", tools(spec).denied],
       "--no-session-persistence",
       ...settingFlags("claude", spec.profile),
     ],
@@ -61,6 +70,7 @@ export const claudeAdapter: WorkerAdapter = {
   // headless, tools outside --allowedTools need a permission nobody can give
   selfReviewReadOnly: "cli",
   detect: CLAUDE_DETECT,
+  webTools: WEB_TOOLS,
   plan,
   parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),
   finish: finishClaude,

@@ -18,6 +18,7 @@ import type {
 
 const EDIT_TOOLS = "Read,Glob,Grep,Edit,MultiEdit,Write";
 const READ_TOOLS = "Read,Glob,Grep";
+const WEB_TOOLS = ["WebFetch", "WebSearch"];
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const readOnly = spec.phase === "self-review";
@@ -28,9 +29,9 @@ function plan(spec: LaunchSpec): LaunchPlan {
       ...["--permission-mode", readOnly ? "default" : "acceptEdits"],
       ...[
         "--allowedTools",
-        readOnly ? READ_TOOLS : EDIT_TOOLS,
+        [readOnly ? READ_TOOLS : EDIT_TOOLS, ...(spec.web ? WEB_TOOLS : [])].join(","),
         "--disallowedTools",
-        "Bash,WebFetch,WebSearch",
+        ["Bash", ...(spec.web ? [] : WEB_TOOLS)].join(","),
       ],
     ],
     env: withKey({ ...homeEnv(spec) }, spec, ["CODEBUDDY_API_KEY"]),
@@ -74,6 +75,7 @@ export const codebuddyAdapter: WorkerAdapter = {
   // a Claude Code fork: the same permission rule in headless mode
   selfReviewReadOnly: "cli",
   detect: CODEBUDDY_DETECT,
+  webTools: WEB_TOOLS,
   plan,
   parseLine,
   finish,

@@ -14,6 +14,7 @@ import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.
 const DEFAULT_RETRIES = 2;
 /** gemini-cli refuses more attempts than this. */
 const MAX_ATTEMPTS = 10;
+const WEB_TOOLS = ["web_fetch", "google_web_search"];
 
 function settings(spec: LaunchSpec): string {
   const attempts = Math.min(MAX_ATTEMPTS, (spec.profile.maxRetries ?? DEFAULT_RETRIES) + 1);
@@ -25,7 +26,7 @@ function settings(spec: LaunchSpec): string {
       telemetry: { enabled: false },
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: attempts },
       security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
-      tools: { exclude: ["run_shell_command", "web_fetch", "google_web_search"] },
+      tools: { exclude: ["run_shell_command", ...(spec.web ? [] : WEB_TOOLS)] },
     },
     null,
     2,
@@ -70,6 +71,7 @@ export const geminiAdapter: WorkerAdapter = {
   // outside yolo, headless gemini leaves out every tool that needs approval
   selfReviewReadOnly: "cli",
   detect: GEMINI_DETECT,
+  webTools: WEB_TOOLS,
   plan,
   parseLine: parseGeminiLine,
   finish: finishGemini,

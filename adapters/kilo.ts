@@ -5,6 +5,7 @@
 import { join } from "../base/path.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { opencodeFamilyPlan, parseModelLines } from "./opencode.ts";
+import { OPENCODE_WEB_TOOLS } from "./opencode_config.ts";
 import { homeEnv, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
 
@@ -43,6 +44,7 @@ export const kiloAdapter: WorkerAdapter = {
   // an opencode fork: the edit permission is denied in its config
   selfReviewReadOnly: "cli",
   detect: KILO_DETECT,
+  webTools: OPENCODE_WEB_TOOLS,
   plan,
   parseLine: parseOpencodeLine,
   finish: finishOpencode,

@@ -4,7 +4,7 @@
  * `--title` skips the extra title request.
  */
 import { join } from "../base/path.ts";
-import { opencodeConfig } from "./opencode_config.ts";
+import { OPENCODE_WEB_TOOLS, opencodeConfig } from "./opencode_config.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
 import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
@@ -73,6 +73,7 @@ export const opencodeAdapter: WorkerAdapter = {
   // the edit permission is denied in its config
   selfReviewReadOnly: "cli",
   detect: OPENCODE_DETECT,
+  webTools: OPENCODE_WEB_TOOLS,
   plan,
   parseLine: parseOpencodeLine,
   finish: finishOpencode,

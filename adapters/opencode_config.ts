@@ -11,10 +11,14 @@ const SDK: Record<ProviderType, string> = {
   "google-gemini": "@ai-sdk/google",
 };
 
-/** Edits are the job; shell commands run only in spot's own verify steps; the web stays out. */
+/** The web tools opencode and kilo share, named as their permission keys. */
+export const OPENCODE_WEB_TOOLS = ["webfetch", "websearch"];
+
+/** Edits are the job; shell commands run only in spot's own verify steps; the web only for research. */
 function permission(spec: LaunchSpec): Record<string, string> {
   const edit = spec.phase === "self-review" ? "deny" : "allow";
-  return { edit, bash: "deny", webfetch: "deny", websearch: "deny", external_directory: "deny" };
+  const web = spec.web ? "allow" : "deny";
+  return { edit, bash: "deny", webfetch: web, websearch: web, external_directory: "deny" };
 }
 
 export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<string, unknown> {

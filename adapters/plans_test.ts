@@ -164,3 +164,58 @@ Deno.test("codex stands its own sandbox down inside spot's OS sandbox, where it 
   ok(file(inside, "config.toml").includes('sandbox_mode = "danger-full-access"'));
   ok(file(plan("codex"), "config.toml").includes('sandbox_mode = "workspace-write"'));
 });
+
+/** What a plan says about one tool: given, denied, or not mentioned. */
+function webView(cli: string, web: boolean): { given: string[]; denied: string[] } {
+  const p = getAdapter(cli)!.plan({ ...spec(cli), web });
+  const arg = (flag: string) => (p.argv[p.argv.indexOf(flag) + 1] ?? "").split(",");
+  switch (cli) {
+    case "claude":
+    case "codebuddy":
+      return { given: arg("--allowedTools"), denied: arg("--disallowedTools") };
+    case "qwen":
+      return { given: [], denied: arg("--exclude-tools") };
+    case "gemini":
+      return { given: [], denied: JSON.parse(file(p, ".gemini/settings.json")).tools.exclude };
+    default: {
+      const perm = JSON.parse(file(p, cli === "kilo" ? "kilo.json" : "opencode.json")).permission;
+      const keys = Object.keys(perm);
+      return {
+        given: keys.filter((k) => perm[k] === "allow"),
+        denied: keys.filter((k) => perm[k] === "deny"),
+      };
+    }
+  }
+}
+
+Deno.test("web tools: given only when the launch says web, and the shell stays denied either way", () => {
+  const shell: Record<string, string> = {
+    claude: "Bash",
+    codebuddy: "Bash",
+    qwen: "run_shell_command",
+    gemini: "run_shell_command",
+    opencode: "bash",
+    kilo: "bash",
+  };
+  for (const [cli, sh] of Object.entries(shell)) {
+    const tools = getAdapter(cli)!.webTools ?? [];
+    ok(tools.length > 0, `${cli} names its web tools`);
+    const off = webView(cli, false);
+    const on = webView(cli, true);
+    for (const t of tools) {
+      ok(off.denied.includes(t) && !off.given.includes(t), `${cli}: ${t} denied without web`);
+      ok(!on.denied.includes(t), `${cli}: ${t} still denied with web`);
+      // Where the CLI needs an allow list (claude's headless permissions), the tool is on it.
+      if (on.given.length) ok(on.given.includes(t), `${cli}: ${t} not allowed with web`);
+    }
+    ok(off.denied.includes(sh) && on.denied.includes(sh), `${cli}: the shell is denied in both`);
+  }
+});
+
+Deno.test("CLIs without web tools plan the same launch whatever web says", () => {
+  for (const cli of ["pi", "codex", "kimi", "qoder", "trae", "zcode", "replay"]) {
+    const a = getAdapter(cli)!;
+    equal(a.webTools, undefined, cli);
+    deepStrictEqual(a.plan({ ...spec(cli), web: true }), a.plan({ ...spec(cli), web: false }), cli);
+  }
+});

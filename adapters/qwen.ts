@@ -11,6 +11,7 @@ import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } fr
 
 const DEFAULT_RETRIES = 1;
 const API_ERROR = /^\s*\[API Error:/;
+const WEB_TOOLS = ["web_fetch"];
 
 function settings(spec: LaunchSpec): string {
   const timeout = seconds(spec.profile.requestTimeoutSeconds);
@@ -54,7 +55,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
       spec.binary,
       ...["-p", promptText(spec), "--output-format", "stream-json", "--auth-type", "openai", "-m", model],
       ...["--approval-mode", readOnly ? "default" : "yolo"],
-      ...["--exclude-tools", "run_shell_command,web_fetch,agent", "--chat-recording", "false"],
+      ...["--exclude-tools", ["run_shell_command", ...(spec.web ? [] : WEB_TOOLS), "agent"].join(",")],
+      ...["--chat-recording", "false"],
       ...settingFlags("qwen", spec.profile),
     ],
     env,
@@ -77,6 +79,7 @@ export const qwenAdapter: WorkerAdapter = {
   // a gemini fork: outside yolo, headless mode drops tools that need approval
   selfReviewReadOnly: "cli",
   detect: QWEN_DETECT,
+  webTools: WEB_TOOLS,
   plan,
   parseLine: (line: string, state: ParseState) =>
     parseClaudeLine(line, state, { inputIncludesCache: true, errorText: API_ERROR }),

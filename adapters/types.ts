@@ -80,6 +80,11 @@ export interface LaunchSpec {
   apiKey?: string;
   /** The launch runs inside spot's OS sandbox: a CLI's own sandbox would nest and fail, so it stands down. */
   osSandbox?: boolean;
+  /**
+   * The turn may use the CLI's own web tools (a job's research turn only): the adapter stops denying them.
+   * Where they may reach is not the adapter's business: under the OS sandbox spot's egress proxy decides.
+   */
+  web?: boolean;
   /** A session an earlier turn of this run left, to continue (`spot agent send`); see `adapters/capabilities/sessions.ts`. */
   resumeSession?: string;
 }
@@ -161,6 +166,8 @@ export interface WorkerAdapter {
    */
   readonly selfReviewReadOnly: "cli" | "nobody";
   readonly detect?: DetectInfo;
+  /** The CLI's own web tools, given when `LaunchSpec.web` is true; absent: the CLI has none spot can give. */
+  readonly webTools?: readonly string[];
   plan(spec: LaunchSpec): LaunchPlan;
   parseLine(line: string, state: ParseState): WorkerEvent[];
   finish(exit: WorkerExit, state: ParseState): WorkerOutcome;

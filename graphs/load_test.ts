@@ -55,3 +55,15 @@ Deno.test("parseAddedTask: checked with the job's tasks, located in its own file
   assert.equal(unknown.code, "JOB_INVALID");
   assert.equal((await parseAddedTask(JSON.stringify(b("c", ["docs"], ["a"])), "t.json", tasks)).id, "c");
 });
+
+Deno.test("parseJob and parseAddedTask: webHosts on a task that is not research is refused at its line:col", async () => {
+  const scout = { id: "s", role: "scout", task: "t", acceptance: ["a"], webHosts: ["docs.deno.com:443"] };
+  const e = await refusal(parseJob(job([scout]), "j.json"));
+  assert.equal(e.code, "JOB_INVALID");
+  assert.match(e.message, /j\.json:\d+:\d+ tasks\[0\]\.webHosts: only a research task has web tools/);
+  const added = await refusal(parseAddedTask(JSON.stringify(scout, null, 2), "t.json", []));
+  assert.match(added.message, /t\.json:8:3 webHosts: only a research task has web tools/);
+  // The same task as research is accepted: the role, not the list, was refused.
+  const research = { ...scout, role: "research" };
+  assert.deepEqual((await parseJob(job([research]), "j.json")).tasks[0].webHosts, ["docs.deno.com:443"]);
+});

@@ -12,6 +12,25 @@ const ROLE_RULES: Record<Role, string> = {
   reviewer: "You are a reviewer: check the work against its acceptance criteria. Read only; change no file.",
 };
 
+/** The hosts a research task's web tools may reach (its own list replaces the job's); null for other roles. */
+export function webHostsOf(job: Pick<StoredJob, "webHosts">, task: JobTask): string[] | null {
+  return task.role === "research" ? task.webHosts ?? job.webHosts ?? [] : null;
+}
+
+/** What a research worker is told about the web: the hosts, and that everything else is refused and recorded. */
+function webAccess(hosts: string[]): string[] {
+  const rule = hosts.length
+    ? [
+      "Your web tools (if your CLI has them) may fetch only from these hosts:",
+      ...hosts.map((h) => `- ${h}`),
+      "A fetch from any other host is refused. Every fetch is recorded.",
+    ]
+    : [
+      "No web host is allowed for this task: every fetch is refused and recorded. Work from the repository.",
+    ];
+  return ["", "## Web access", ...rule];
+}
+
 export function taskPrompt(
   job: StoredJob,
   task: JobTask,
@@ -24,6 +43,8 @@ export function taskPrompt(
   const rules = [...job.instructions, ...task.instructions];
   if (rules.length) out.push("", "## Instructions", ...rules.map((r) => `- ${r}`));
   if (task.context.length) out.push("", "## Context", ...task.context);
+  const web = webHostsOf(job, task);
+  if (web) out.push(...webAccess(web));
   // `spot job note`: what the parent added while the job ran; a later note may overrule an earlier one.
   if (notes.length) {
     out.push(

@@ -16,7 +16,7 @@ import { writeJsonAtomic } from "../store/files.ts";
 import { prepare } from "../verbs/prepare.ts";
 import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
-import { repairPrompt, taskPrompt } from "./prompt.ts";
+import { repairPrompt, taskPrompt, webHostsOf } from "./prompt.ts";
 import { readNotes } from "./admin/notes.ts";
 import { readResult } from "./result.ts";
 import { endTaskRun } from "./run_end.ts";
@@ -57,9 +57,10 @@ export function diffPaths(diff: string): string[] {
   return [...out].sort();
 }
 
+/** The worker's last words: its result event, or its last text where the CLI's stream has no result (opencode). */
 async function finalText(ctx: SpotContext, runId: string): Promise<string> {
   const events = await ctx.store.events(runId);
-  const last = events.findLast((e) => e.type === "worker_result");
+  const last = events.findLast((e) => e.type === "worker_result" || e.type === "worker_text");
   return last && "text" in last ? last.text ?? "" : "";
 }
 
@@ -201,11 +202,14 @@ async function judgeTask(
     if (!options.resume) await prepareTask(ctx, job, task, runId, options.base, options.env);
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
+    // Research gets the CLI's web tools, to the job's hosts only; its result repair turn gets none.
+    const hosts = webHostsOf(job, task);
     if (options.resume !== "judge") {
       await runWorker(ctx, runId, {
         prompt: taskPrompt(job, task, options.before, await readNotes(ctx.paths, job.jobId)),
         readOnly,
         budget: options.budget,
+        ...(hosts ? { web: { hosts } } : {}),
       });
     }
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again

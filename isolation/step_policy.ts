@@ -45,12 +45,27 @@ function showsSpotRoot(kind: StepKind): boolean {
   return kind === "worker" || kind === "self-review";
 }
 
-/** Behind the egress proxy, every client that honours the usual variables finds it (npm, pip, uv, curl). */
+/**
+ * Behind the egress proxy, every client that honours the usual variables finds it (npm, pip, uv, curl). Beside
+ * the forwarder (a research turn's web proxy), the provider's loopback base URL is left out by NO_PROXY; a
+ * client that ignores it reaches the forwarder anyway, through the proxy's provider route.
+ */
 function proxyEnv(network: NetworkPolicy): Record<string, string> {
-  if (network.mode !== "proxy") return {};
+  const beside = network.mode === "forwarder" && !!network.web?.proxySocket;
+  if (network.mode !== "proxy" && !beside) return {};
   const url = `http://127.0.0.1:${insideEndpoint("proxy").port}`;
+  const local: Record<string, string> = beside
+    ? { NO_PROXY: "127.0.0.1,localhost", no_proxy: "127.0.0.1,localhost" }
+    : {};
   // Node's own fetch reads them only when told to (Node 24+); npm, pip and uv read them anyway.
-  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NODE_USE_ENV_PROXY: "1" };
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    NODE_USE_ENV_PROXY: "1",
+    ...local,
+  };
 }
 
 /**

@@ -124,3 +124,56 @@ Deno.test("buildStepPolicy() mounts the worktree read-only for a worker turn its
   assert.ok(policy.readOnly.includes("/wt"));
   assert.ok(policy.readOnly.includes("/opt/spot"), "still a worker turn: spot's checkout stays visible");
 });
+
+Deno.test("a research turn's web proxy: the proxy variables and NO_PROXY beside the forwarder, and what was granted", () => {
+  const backend = bwrapBackend("/usr/bin/bwrap");
+  const channel = { hostSocket: "/t/p.sock", deno: "/opt/deno/bin/deno", bridgeScript: "/b.ts" };
+  const beside = buildStepPolicy(
+    check({
+      kind: "worker",
+      network: {
+        mode: "forwarder",
+        ...channel,
+        web: { hosts: ["docs.deno.com:443"], proxySocket: "/t/w.sock" },
+      },
+    }),
+    HOST,
+    CWD,
+  );
+  assert.equal(beside.env.HTTPS_PROXY, "http://127.0.0.1:18766");
+  assert.equal(beside.env.http_proxy, "http://127.0.0.1:18766");
+  assert.equal(beside.env.NO_PROXY, "127.0.0.1,localhost", "the provider's loopback base URL goes direct");
+  const claims = backend.enforcement(beside, { uid: 1000 }).enforced;
+  assert.ok(claims.includes("net:provider-forwarder") && !claims.includes("net:provider-forwarder-only"));
+  assert.ok(claims.includes("net:web-allowlist=docs.deno.com:443"), claims.join(" "));
+  // The same forwarder without the web: no proxy variables at all, and the claim stays "only".
+  const plain = buildStepPolicy(
+    check({ kind: "worker", network: { mode: "forwarder", ...channel } }),
+    HOST,
+    CWD,
+  );
+  assert.equal(plain.env.HTTPS_PROXY, undefined);
+  assert.ok(backend.enforcement(plain, { uid: 1000 }).enforced.includes("net:provider-forwarder-only"));
+  // One allowlist proxy: the web hosts are in its list, with no NO_PROXY (everything goes through it).
+  const one = buildStepPolicy(
+    check({
+      kind: "worker",
+      network: { mode: "proxy", ...channel, allow: ["m.io:443", "a.org:443"], web: { hosts: ["a.org:443"] } },
+    }),
+    HOST,
+    CWD,
+  );
+  assert.equal(one.env.NO_PROXY, undefined);
+  const oneClaims = backend.enforcement(one, { uid: 1000 }).enforced;
+  assert.ok(oneClaims.includes("net:egress-allowlist=m.io:443,a.org:443"), oneClaims.join(" "));
+  assert.ok(oneClaims.includes("net:web-allowlist=a.org:443"));
+  const empty = buildStepPolicy(
+    check({
+      kind: "worker",
+      network: { mode: "forwarder", ...channel, web: { hosts: [], proxySocket: "/t/w" } },
+    }),
+    HOST,
+    CWD,
+  );
+  assert.ok(backend.enforcement(empty, { uid: 1000 }).enforced.includes("net:web-allowlist=none"));
+});

@@ -5,7 +5,9 @@
  * base URL that reaches the forwarder) or through the allowlist proxy (the
  * CLI's own URLs and key, proxy variables set). After planning: the launch is
  * wrapped by the run's backend, with the forwarder or proxy running for the
- * length of the turn.
+ * length of the turn. A research turn's web tools get the egress proxy too:
+ * its hosts join the allowlist proxy's list, or a second proxy runs beside
+ * the forwarder (its own log, `worker-web.jsonl`).
  */
 import { isAbsolute, join } from "../base/path.ts";
 import type { LaunchPlan } from "../adapters/types.ts";
@@ -41,6 +43,9 @@ export interface WorkerLaunch {
   stop(): Promise<void>;
 }
 
+/** The log of the web proxy that runs beside the forwarder for a research turn. */
+export const WEB_LOG = "worker-web.jsonl";
+
 export interface WorkerSandbox {
   /** True when the launch will run inside an OS sandbox (a CLI's own sandbox would nest and fail). */
   os: boolean;
@@ -65,6 +70,18 @@ export interface WorkerSandboxOptions {
   /** The run's profile (name and fields); a run whose profile is gone gets only what the state records. */
   profile: Partial<Profile> & Pick<Profile, "adapter" | "provider">;
   timeoutMs: number;
+  /** A research turn whose CLI has web tools: the hosts they may reach (none: every fetch refused). */
+  web?: { hosts: string[] };
+}
+
+/** One line for the run's events: where the research turn's web tools may go, and where that is recorded. */
+function webNote(hosts: string[], how: string, enforced = true): string {
+  const list = hosts.length
+    ? hosts.join(", ")
+    : enforced
+    ? "no host (every fetch is refused)"
+    : "no host listed";
+  return `Web tools for this research turn: ${list}; ${how}`;
 }
 
 /** Absolute paths on the worker's command line: run-dir paths become writable, other files readable. */
@@ -97,6 +114,16 @@ export async function workerSandbox(
   const box = await sandboxForRun(ctx, state);
   const runDir = ctx.store.dir(state.runId);
   if (box.backend.name === "none") {
+    if (options.web) {
+      await ctx.store.event(state.runId, {
+        type: "note",
+        message: webNote(
+          options.web.hosts,
+          "not enforced: without an OS sandbox (--sandbox none) the worker can reach any host",
+          false,
+        ),
+      });
+    }
     return {
       os: false,
       network: null,
@@ -122,6 +149,14 @@ export async function workerSandbox(
     type: "note",
     message: `Worker network: ${describeNetwork(network)}`,
   });
+  const web = options.web && network.mode !== "offline" ? options.web : undefined;
+  if (web) {
+    const log = forward ? WEB_LOG : "worker-egress.jsonl";
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message: webNote(web.hosts, `enforced by spot's egress proxy, every request recorded in ${log}`),
+    });
+  }
   return {
     os: true,
     network,
@@ -149,14 +184,37 @@ export async function workerSandbox(
           timeoutMs: options.timeoutMs,
         });
         net = { mode: "forwarder", hostSocket: forwarder.socket, ...bridge };
+        if (web) {
+          // A second channel: only the web hosts, and the provider route to this forwarder for the CLIs
+          // whose proxy agent ignores NO_PROXY and asks the proxy for 127.0.0.1:18765.
+          egress = await startEgress(ctx, {
+            runId: state.runId,
+            allow: web.hosts,
+            logName: WEB_LOG,
+            timeoutMs: options.timeoutMs,
+            forwarderSocket: forwarder.socket,
+          }).catch(async (error) => {
+            await forwarder?.stop();
+            throw error;
+          });
+          net = { ...net, web: { hosts: web.hosts, proxySocket: egress.socket } };
+        }
       } else if (network.mode === "allowlist") {
+        // A CLI has one HTTPS_PROXY: the web hosts join the provider's on the one list.
+        const allow = [...new Set([...network.hosts, ...(web?.hosts ?? [])])];
         egress = await startEgress(ctx, {
           runId: state.runId,
-          allow: network.hosts,
+          allow,
           logName: "worker-egress.jsonl",
           timeoutMs: options.timeoutMs,
         });
-        net = { mode: "proxy", hostSocket: egress.socket, allow: network.hosts, ...bridge };
+        net = {
+          mode: "proxy",
+          hostSocket: egress.socket,
+          allow,
+          ...(web ? { web: { hosts: web.hosts } } : {}),
+          ...bridge,
+        };
       }
       const stopNet = async () => {
         await forwarder?.stop();

@@ -58,9 +58,42 @@ export function parseProxyRequest(requestLine: string): ParsedHead {
   };
 }
 
-/** Exact `host:port` entries: the same list Deno's --allow-net gives the proxy, so both checks agree. */
+/**
+ * `host:port` entries, and `*.domain:port` for the domain and every name under it: what Deno's --allow-net
+ * means by the same list, which the proxy also runs under, so both checks agree.
+ */
 export function allowed(allowlist: readonly string[], host: string, port: number): boolean {
-  return allowlist.some((entry) => entry.toLowerCase() === `${host}:${port}`);
+  const name = host.toLowerCase();
+  return allowlist.some((raw) => {
+    const entry = raw.toLowerCase();
+    if (!entry.startsWith("*.")) return entry === `${name}:${port}`;
+    const cut = entry.lastIndexOf(":");
+    const domain = entry.slice(2, cut);
+    return entry.slice(cut + 1) === String(port) && (name === domain || name.endsWith(`.${domain}`));
+  });
+}
+
+/**
+ * The forwarder's address inside a sandbox that also has the egress proxy (a research turn behind the
+ * forwarder). A CLI whose proxy agent ignores NO_PROXY sends its provider calls to the proxy for this address;
+ * they are carried to spot's forwarder, never to whatever listens there on the host.
+ */
+export interface ProviderRoute {
+  host: string;
+  port: number;
+}
+
+/** What the proxy does with a request: the forwarder (provider route), out to its host, or a refusal. */
+export type Decision = "provider" | "allowed" | "refused";
+
+export function decide(
+  target: { host: string; port: number },
+  allowlist: readonly string[],
+  provider?: ProviderRoute,
+): Decision {
+  // First: an allowlist that happens to name this address must not send it to the host instead.
+  if (provider && target.host === provider.host && target.port === provider.port) return "provider";
+  return allowed(allowlist, target.host, target.port) ? "allowed" : "refused";
 }
 
 /** An allowlist entry is `host:port`, nothing wider: no wildcard, no scheme, no path. */

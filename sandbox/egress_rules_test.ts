@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ALLOW_ENTRY, allowed, parseProxyRequest } from "./egress_rules.ts";
+import { ALLOW_ENTRY, allowed, decide, parseProxyRequest } from "./egress_rules.ts";
 
 Deno.test("parseProxyRequest() reads CONNECT and absolute-form requests, and nothing else", () => {
   assert.deepEqual(parseProxyRequest("CONNECT registry.npmjs.org:443 HTTP/1.1"), {
@@ -36,4 +36,29 @@ Deno.test("allowed() matches host and port exactly", () => {
   assert.ok(
     ALLOW_ENTRY.test("pypi.org:443") && !ALLOW_ENTRY.test("*.pypi.org:443") && !ALLOW_ENTRY.test("pypi.org"),
   );
+});
+
+Deno.test("allowed(): *.domain:port covers the domain and every name under it, on that port only", () => {
+  const list = ["*.wikipedia.org:443"];
+  assert.ok(allowed(list, "en.wikipedia.org", 443));
+  assert.ok(allowed(list, "a.b.wikipedia.org", 443));
+  assert.ok(allowed(list, "wikipedia.org", 443), "as Deno's --allow-net reads the same entry");
+  assert.ok(allowed(list, "EN.Wikipedia.ORG", 443));
+  assert.ok(!allowed(list, "en.wikipedia.org", 80));
+  assert.ok(!allowed(list, "wikipedia.org.evil.com", 443));
+  assert.ok(!allowed(list, "evilwikipedia.org", 443));
+});
+
+Deno.test("decide(): the forwarder's inside address goes to the provider route, before any allowlist", () => {
+  const provider = { host: "127.0.0.1", port: 18765 };
+  assert.equal(decide({ host: "127.0.0.1", port: 18765 }, [], provider), "provider");
+  // Listed or not, the host's own 127.0.0.1:18765 is never the destination.
+  assert.equal(decide({ host: "127.0.0.1", port: 18765 }, ["127.0.0.1:18765"], provider), "provider");
+  assert.equal(decide({ host: "127.0.0.1", port: 18766 }, [], provider), "refused");
+  assert.equal(decide({ host: "127.0.0.1", port: 8080 }, [], provider), "refused");
+  assert.equal(decide({ host: "127.0.0.1", port: 8080 }, ["127.0.0.1:8080"], provider), "allowed");
+  assert.equal(decide({ host: "localhost", port: 18765 }, [], provider), "refused", "exactly the address");
+  // Without a route (an allowlist-mode proxy) the address is an ordinary host:port.
+  assert.equal(decide({ host: "127.0.0.1", port: 18765 }, [], undefined), "refused");
+  assert.equal(decide({ host: "127.0.0.1", port: 18765 }, ["127.0.0.1:18765"]), "allowed");
 });

@@ -14,7 +14,7 @@ export const SANDBOX_CHOICES: readonly SandboxChoice[] = ["auto", "bwrap", "none
 export const INSIDE_SOCKET = "/run/spot/provider.sock";
 /** Where the bridge program appears inside the sandbox. */
 export const INSIDE_BRIDGE = "/run/spot/bridge.ts";
-/** The bridge's ready marker; it lives on the sandbox's private /tmp. */
+/** The bridges' ready markers (one per port); they live on the sandbox's private /tmp. */
 export const INSIDE_BRIDGE_READY = "/tmp/.spot-bridge-ready";
 /** The TCP port the bridge listens on inside; each sandbox has its own loopback, so a constant is safe. */
 export const BRIDGE_PORT = 18_765;
@@ -22,7 +22,8 @@ export const BRIDGE_PORT = 18_765;
 export const INSIDE_EGRESS_SOCKET = "/run/spot/egress.sock";
 export const EGRESS_PORT = 18_766;
 
-/** The two channels out of a sandbox, each a unix socket on the host reached through a bridge inside. */
+/** The two channels out of a sandbox, each a unix socket on the host reached through a bridge inside. A sandbox
+ * has one of them, or (a research turn behind the forwarder) both. */
 export type ChannelMode = "forwarder" | "proxy";
 
 /** Inside the sandbox: where a channel's socket is bound and which loopback port its bridge serves. */
@@ -48,7 +49,20 @@ export type NetworkPolicy =
     bridgeScript: string;
     /** For `proxy`: the allowlist the proxy enforces, recorded with the run. */
     allow?: string[];
+    /**
+     * A research turn's web tools: the hosts they may reach. Under `proxy` they are part of `allow` (a CLI has
+     * one HTTPS_PROXY); under `forwarder`, `proxySocket` is a second channel, an egress proxy allowing them.
+     */
+    web?: { hosts: string[]; proxySocket?: string };
   };
+
+/** Every channel of a sandbox's network: the main one, then the web proxy beside a forwarder. */
+export function channelsOf(network: NetworkPolicy): { mode: ChannelMode; hostSocket: string }[] {
+  if (network.mode === "none") return [];
+  const main = { mode: network.mode, hostSocket: network.hostSocket };
+  const web = network.mode === "forwarder" ? network.web?.proxySocket : undefined;
+  return web ? [main, { mode: "proxy", hostSocket: web }] : [main];
+}
 
 export interface ResourceLimits {
   /** RLIMIT_NPROC: tasks of the sandbox's uid (the kernel does not apply it to uid 0). */

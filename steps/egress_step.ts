@@ -3,10 +3,13 @@
  * into a sandbox (reached there through the bridge on 127.0.0.1), reads each
  * connection's proxy request line, and lets it out only to an allowlisted
  * `host:port`: a CONNECT becomes a byte tunnel (TLS stays end to end), a
- * plain-HTTP request is passed on in origin form. Every decision is logged.
+ * plain-HTTP request is passed on in origin form. With a provider route (a
+ * research turn behind the forwarder), a request for the forwarder's inside
+ * address is carried to the forwarder's unix socket, which checks it as it
+ * checks every request. Every decision is logged.
  * Usage: egress_step.ts SPEC.json
  */
-import { allowed, parseProxyRequest } from "../sandbox/egress_rules.ts";
+import { decide, parseProxyRequest, type ProviderRoute } from "../sandbox/egress_rules.ts";
 import { watchParent } from "./emit.ts";
 
 export interface EgressSpec {
@@ -14,11 +17,13 @@ export interface EgressSpec {
   /** `host:port` entries (a leading `*.` for subdomains). */
   allow: string[];
   logFile: string;
+  /** The forwarder's inside address and its unix socket on the host, where requests for it are carried. */
+  providerRoute?: ProviderRoute & { socket: string };
 }
 
 export type EgressMessage =
   | { t: "listening"; socket: string }
-  | { t: "summary"; connections: number; allowed: number; refused: number };
+  | { t: "summary"; connections: number; allowed: number; refused: number; provider: number };
 
 /** A request head larger than this is not a proxy request. */
 const MAX_HEAD_BYTES = 16 * 1024;
@@ -26,7 +31,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as EgressSpec;
 const log = await Deno.open(spec.logFile, { create: true, append: true, mode: 0o600 });
-const totals = { connections: 0, allowed: 0, refused: 0 };
+const totals = { connections: 0, allowed: 0, refused: 0, provider: 0 };
 
 function say(message: EgressMessage): void {
   try {
@@ -67,7 +72,7 @@ async function reply(conn: Deno.Conn, status: string, reason: string): Promise<v
 }
 
 /** Carries bytes both ways; the client finishing its side half-closes toward the upstream. */
-async function pipeBoth(client: Deno.Conn, upstream: Deno.TcpConn): Promise<void> {
+async function pipeBoth(client: Deno.Conn, upstream: Deno.TcpConn | Deno.UnixConn): Promise<void> {
   const up = client.readable.pipeTo(upstream.writable, { preventClose: true })
     .then(() => upstream.closeWrite()).catch(() => {});
   await upstream.readable.pipeTo(client.writable, { preventClose: true }).catch(() => {});
@@ -87,7 +92,8 @@ async function handle(client: Deno.Conn): Promise<void> {
     if (!read) return;
     const [requestLine, ...headerLines] = read.head.split("\r\n");
     const parsed = parseProxyRequest(requestLine);
-    if (!parsed.ok || !allowed(spec.allow, parsed.target.host, parsed.target.port)) {
+    const decision = parsed.ok ? decide(parsed.target, spec.allow, spec.providerRoute) : "refused";
+    if (!parsed.ok || decision === "refused") {
       totals.refused++;
       const reason = parsed.ok
         ? `${parsed.target.host}:${parsed.target.port} is not on the allowlist`
@@ -97,17 +103,20 @@ async function handle(client: Deno.Conn): Promise<void> {
       return;
     }
     const { host, port, method, originLine } = parsed.target;
-    let upstream: Deno.TcpConn;
+    const route = decision === "provider" ? spec.providerRoute : undefined;
+    let upstream: Deno.TcpConn | Deno.UnixConn;
     try {
-      upstream = await Deno.connect({ hostname: host, port });
+      upstream = route
+        ? await Deno.connect({ transport: "unix", path: route.socket })
+        : await Deno.connect({ hostname: host, port });
     } catch (error) {
       totals.refused++;
       record({ decision: "unreachable", host, port, reason: (error as Error).message.split("\n")[0] });
       await reply(client, "502 Bad Gateway", `cannot reach ${host}:${port}`);
       return;
     }
-    totals.allowed++;
-    record({ decision: "allowed", method, host, port });
+    totals[decision]++;
+    record({ decision, method, host, port });
     if (method === "CONNECT") {
       await client.write(encoder.encode("HTTP/1.1 200 Connection Established\r\n\r\n"));
     } else {

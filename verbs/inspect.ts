@@ -2,6 +2,31 @@
 import type { SpotContext } from "../store/context.ts";
 import { loadTask } from "../store/task_file.ts";
 
+/** The logs of what left the sandbox: the forwarder's, the egress proxies' (a research turn's web proxy too). */
+const NETWORK_LOGS = ["forwarder.jsonl", "worker-egress.jsonl", "worker-web.jsonl", "setup-egress.jsonl"];
+
+/** Each network log the run has, as its count of lines by decision (`allowed`, `refused`, `provider`, ...). */
+async function networkLogs(ctx: SpotContext, runId: string): Promise<Record<string, Record<string, number>>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const name of NETWORK_LOGS) {
+    const text = await Deno.readTextFile(ctx.store.file(runId, name)).catch(() => null);
+    if (text === null) continue;
+    const counts: Record<string, number> = {};
+    for (const line of text.split("\n")) {
+      if (!line.trim()) continue;
+      let decision = "unreadable";
+      try {
+        decision = String((JSON.parse(line) as { decision?: unknown }).decision ?? "other");
+      } catch {
+        // counted as unreadable
+      }
+      counts[decision] = (counts[decision] ?? 0) + 1;
+    }
+    out[name] = counts;
+  }
+  return out;
+}
+
 export async function inspectRun(ctx: SpotContext, runId: string) {
   const state = await ctx.store.load(runId);
   const task = await loadTask(ctx.store, runId);
@@ -22,5 +47,7 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     review,
     metrics,
     workerUsage: { usage: state.workerUsage, costUsd: state.workerCostUsd, attempts: state.workerAttempts },
+    /** `forwarder.jsonl`, `worker-egress.jsonl`, `worker-web.jsonl`, `setup-egress.jsonl`: lines by decision. */
+    networkLogs: await networkLogs(ctx, runId),
   };
 }

@@ -38,6 +38,8 @@ export interface RunOptions {
   readOnly?: boolean;
   /** What the turn may spend before spot stops it (a job task's share of the job's budget). */
   budget?: TurnBudget;
+  /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
+  web?: { hosts: string[] };
 }
 
 export async function runWorker(
@@ -69,6 +71,7 @@ export async function runWorker(
         followUp: options.followUp,
         readOnly: options.readOnly,
         budget: options.budget,
+        web: options.web,
       },
     );
     state = withTurn(state, "run", result);

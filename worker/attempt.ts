@@ -43,6 +43,8 @@ export interface TurnInput {
   readOnly?: boolean;
   /** What the turn may spend before spot stops it (a job task's share). */
   budget?: TurnBudget;
+  /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
+  web?: { hosts: string[] };
 }
 
 interface Clock {
@@ -116,6 +118,15 @@ async function planAttempt(
   const runDir = ctx.store.dir(state.runId);
   const homeDir = join(runDir, "homes", `${prompt.label}-a${n}`);
   await Deno.mkdir(homeDir, { recursive: true, mode: 0o700 });
+  // Only a CLI with web tools of its own gets the web channel; the others run the turn without them.
+  const web = adapter.webTools?.length ? prompt.web : undefined;
+  if (prompt.web && !web) {
+    await ctx.store.event(state.runId, {
+      type: "note",
+      message:
+        `The ${state.adapter} CLI has no web tools spot can give: the research turn runs without the web`,
+    });
+  }
   // Under an OS sandbox the network plan decides: the forwarder's URL and a placeholder key, or the proxy.
   const sandbox = await workerSandbox(ctx, state, {
     kind: phase === "self-review" ? "self-review" : "worker",
@@ -124,6 +135,7 @@ async function planAttempt(
     apiKey,
     profile: { ...profile, adapter: state.adapter, provider: state.provider },
     timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
+    web,
   });
   if (sandbox.network?.mode === "unreachable") {
     return fail(
@@ -152,6 +164,7 @@ async function planAttempt(
     baseEnv: baseEnv(ctx, state),
     apiKey: sandbox.apiKey,
     osSandbox: sandbox.os,
+    ...(web ? { web: true } : {}),
     ...(prompt.resumeSession ? { resumeSession: prompt.resumeSession } : {}),
   });
   // The user's own CLI config and (for a profile without a key variable) login, copied in; spot's files win.

@@ -79,6 +79,8 @@ export async function runWorkerPhase(
     readOnly?: boolean;
     /** What the turn may spend (a job task's share); each retry or fallback gets what the earlier ones left. */
     budget?: TurnBudget;
+    /** A job's research turn: the CLI's web tools, to these hosts only under the OS sandbox. */
+    web?: { hosts: string[] };
   },
 ): Promise<PhaseResult> {
   const label = options.followUp?.label ?? `${phase}-r${state.revisionRound}`;
@@ -102,6 +104,7 @@ export async function runWorkerPhase(
         resumeSession: options.followUp?.resumeSession,
         readOnly: options.readOnly,
         budget: left(options.budget, costUsd),
+        web: options.web,
       }, n);
       enforcement = result.enforcement ?? enforcement;
       usage = addUsage(usage, result.outcome.usage);

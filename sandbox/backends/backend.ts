@@ -42,6 +42,16 @@ export const noneBackend: SandboxBackend = {
   enforcement: noneEnforcement,
 };
 
+/** What the network held: its channels, and a research turn's web hosts (`none`: every fetch refused). */
+function netClaims(network: SandboxPolicy["network"]): string[] {
+  if (network.mode === "none") return ["net:none"];
+  const web = network.web ? [`net:web-allowlist=${network.web.hosts.join(",") || "none"}`] : [];
+  if (network.mode === "forwarder") {
+    return [web.length ? "net:provider-forwarder" : "net:provider-forwarder-only", ...web];
+  }
+  return [`net:egress-allowlist=${(network.allow ?? []).join(",")}`, ...web];
+}
+
 function mib(bytes: number): string {
   return `${Math.round(bytes / 1024 ** 2)}MiB`;
 }
@@ -76,11 +86,7 @@ export function bwrapBackend(bwrap: string): SandboxBackend {
           "fs:git-and-locked-read-only",
           ...policy.scratch.map((s) => `tmpfs:${s.path}=${mib(s.sizeBytes)}`),
           "env:cleared",
-          policy.network.mode === "forwarder"
-            ? "net:provider-forwarder-only"
-            : policy.network.mode === "proxy"
-            ? `net:egress-allowlist=${(policy.network.allow ?? []).join(",")}`
-            : "net:none",
+          ...netClaims(policy.network),
           "pid:namespace",
           "userns:disabled-inside",
           "caps:dropped",

@@ -6,6 +6,7 @@
 import { dirname, isAbsolute, normalize } from "../../base/path.ts";
 import {
   type ChannelMode,
+  channelsOf,
   INSIDE_BRIDGE,
   INSIDE_BRIDGE_READY,
   insideEndpoint,
@@ -136,15 +137,17 @@ function ulimitLines(limits: ResourceLimits): string[] {
 
 function bridgeLines(deno: string, mode: ChannelMode): string[] {
   const { socket, port } = insideEndpoint(mode);
+  // One marker per bridge: with two channels, the second must not pass on the first one's.
+  const ready = `${INSIDE_BRIDGE_READY}-${port}`;
   const flags = `--allow-net=127.0.0.1:${port},unix:${socket} ` +
-    `--allow-read=${socket} --allow-write=${socket},${INSIDE_BRIDGE_READY}`;
+    `--allow-read=${socket} --allow-write=${socket},${ready}`;
   const what = mode === "forwarder" ? "provider" : "egress";
   return [
     // No update check: behind the egress proxy it would be a refused request to dl.deno.land in the log.
     `DENO_NO_UPDATE_CHECK=1 '${deno}' run --no-prompt --no-config --no-lock ${flags} ${INSIDE_BRIDGE} ` +
-    `${port} ${socket} ${INSIDE_BRIDGE_READY} </dev/null >/dev/null 2>&1 &`,
-    `n=0; while [ ! -e ${INSIDE_BRIDGE_READY} ] && [ $n -lt ${BRIDGE_WAIT_TICKS} ]; do sleep 0.05; n=$((n+1)); done`,
-    `[ -e ${INSIDE_BRIDGE_READY} ] || { echo "spot: the ${what} bridge did not start" >&2; exit 125; }`,
+    `${port} ${socket} ${ready} </dev/null >/dev/null 2>&1 &`,
+    `n=0; while [ ! -e ${ready} ] && [ $n -lt ${BRIDGE_WAIT_TICKS} ]; do sleep 0.05; n=$((n+1)); done`,
+    `[ -e ${ready} ] || { echo "spot: the ${what} bridge did not start" >&2; exit 125; }`,
   ];
 }
 
@@ -153,7 +156,7 @@ export function innerArgv(policy: SandboxPolicy, argv: string[]): string[] {
   const { network, limits } = policy;
   const lines = [
     ...(limits.prlimit ? [] : ulimitLines(limits)),
-    ...(network.mode !== "none" ? bridgeLines(network.deno, network.mode) : []),
+    ...(network.mode !== "none" ? channelsOf(network).flatMap((c) => bridgeLines(network.deno, c.mode)) : []),
   ];
   if (lines.length === 0) return [...limitPrefix(limits), ...argv];
   if (network.mode !== "none" && network.deno.includes("'")) {
@@ -171,8 +174,10 @@ export function bwrapArgv(bwrap: string, policy: SandboxPolicy, argv: string[]):
   out.push("--dev", "/dev", "--size", String(SHM_SIZE_BYTES), "--tmpfs", "/dev/shm", "--proc", "/proc");
   for (const m of mountPlan(policy)) out.push(...mountArgs(m));
   if (policy.network.mode !== "none") {
-    const inside = insideEndpoint(policy.network.mode).socket;
-    out.push("--ro-bind", checkPath("channel socket", policy.network.hostSocket), inside);
+    for (const channel of channelsOf(policy.network)) {
+      const inside = insideEndpoint(channel.mode).socket;
+      out.push("--ro-bind", checkPath("channel socket", channel.hostSocket), inside);
+    }
     out.push("--ro-bind", checkPath("bridge program", policy.network.bridgeScript), INSIDE_BRIDGE);
   }
   // /dev is a tmpfs too: without this, a worker could fill memory through it.

@@ -3,7 +3,9 @@ import { BWRAP_CORE_FLAGS, bwrapArgv, innerArgv, mountPlan, pinsBetween } from "
 import {
   BRIDGE_PORT,
   DEFAULT_LIMITS,
+  EGRESS_PORT,
   INSIDE_BRIDGE,
+  INSIDE_EGRESS_SOCKET,
   INSIDE_SOCKET,
   type SandboxPolicy,
   SHM_SIZE_BYTES,
@@ -203,4 +205,32 @@ Deno.test("a bind shows a host directory read-only at another path, after the wo
     () => bwrapArgv(BWRAP, policy({ binds: [{ from: "rel", to: `${WT}/x` }] }), ["true"]),
     TypeError,
   );
+});
+
+Deno.test("a research turn behind the forwarder has two channels: both sockets bound, two bridges, each awaited", () => {
+  const network = {
+    mode: "forwarder" as const,
+    hostSocket: "/tmp/spot-fwd-x/p.sock",
+    deno: "/usr/bin/deno",
+    bridgeScript: "/opt/spot/sandbox/bridge.ts",
+    web: { hosts: ["docs.deno.com:443"], proxySocket: "/tmp/spot-egress-y/s.sock" },
+  };
+  const argv = bwrapArgv(BWRAP, policy({ network }), ["/opt/qwen/bin/qwen"]);
+  const bound = (host: string) => argv.slice(argv.indexOf(host) - 1, argv.indexOf(host) + 2);
+  assert.deepEqual(bound("/tmp/spot-fwd-x/p.sock"), ["--ro-bind", "/tmp/spot-fwd-x/p.sock", INSIDE_SOCKET]);
+  assert.deepEqual(bound("/tmp/spot-egress-y/s.sock"), [
+    "--ro-bind",
+    "/tmp/spot-egress-y/s.sock",
+    INSIDE_EGRESS_SOCKET,
+  ]);
+  assert.equal(argv.filter((a) => a === INSIDE_BRIDGE).length, 1, "one bridge program serves both");
+  const inner = argv.slice(argv.indexOf("--") + 1);
+  const script = inner[inner.indexOf("-c") + 1];
+  assert.match(script, new RegExp(`--allow-net=127\\.0\\.0\\.1:${BRIDGE_PORT},unix:${INSIDE_SOCKET}`));
+  assert.match(script, new RegExp(`--allow-net=127\\.0\\.0\\.1:${EGRESS_PORT},unix:${INSIDE_EGRESS_SOCKET}`));
+  // Each bridge has its own ready marker, so the second wait cannot pass on the first bridge's.
+  assert.equal(new Set(script.match(/while \[ ! -e (\S+) \]/g)).size, 2, script);
+  // Without the web's proxy socket, the forwarder is the one channel, as before.
+  const one = bwrapArgv(BWRAP, policy({ network: { ...network, web: undefined } }), ["/bin/true"]);
+  assert.ok(!one.includes(INSIDE_EGRESS_SOCKET));
 });

@@ -1,6 +1,6 @@
 /** A job a parent hands spot at once: a graph of tasks, the repository they work on, and how it integrates. */
 import { z } from "zod";
-import { JobTask, TaskCheck } from "./task.ts";
+import { JobTask, TaskCheck, unique, WebHost } from "./task.ts";
 
 export const JOB_LIMITS = {
   /** The seed's default: three workers at once keep a laptop responsive. */
@@ -55,6 +55,8 @@ export const Job = z.object({
       "Tasks start from the checkout's uncommitted work too (snapshotted once, to refs/spot/<job>/base)",
     ),
   instructions: z.array(z.string().min(1).max(4000)).default([]).describe("Told to every task"),
+  webHosts: unique(WebHost).default([])
+    .describe("The hosts a research task's web tools may reach (host:port, *.domain:port); none by default"),
   config: JobConfig.default(JobConfig.parse({})),
   tasks: z.array(JobTask).default([]),
   integratedChecks: z.array(TaskCheck).default([]).describe("Run on the integrated result"),

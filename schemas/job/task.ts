@@ -30,6 +30,31 @@ export function ownershipProblem(entry: string): string | null {
   return null;
 }
 
+/**
+ * A host a research task's web tools may reach: `host:port`, or `*.domain:port` for the domain and every name
+ * under it (what Deno's `--allow-net` takes, so the egress proxy's own permissions say the same). Never a bare
+ * `*`, a scheme, a path or a wildcard anywhere else.
+ */
+const WEB_HOST = /^(\*\.)?([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+:(\d{1,5})$/;
+
+/** Why a web host entry is refused, or null. */
+export function webHostProblem(entry: string): string | null {
+  const m = WEB_HOST.exec(entry);
+  if (!m) return 'expected host:port or *.domain:port (no scheme, path or bare "*")';
+  const port = Number(m[3]);
+  if (port < 1 || port > 65535) return "the port must be 1-65535";
+  // `*.com:443` would open a whole top-level domain.
+  if (m[1] && !entry.slice(2).split(":")[0].includes(".")) {
+    return "a wildcard needs a domain with a dot under it";
+  }
+  return null;
+}
+
+export const WebHost = z.string().min(3).max(260).superRefine((entry, ctx) => {
+  const problem = webHostProblem(entry);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const Ownership = z.string().min(1).max(500).superRefine((entry, ctx) => {
   const problem = ownershipProblem(entry);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -48,7 +73,7 @@ export const TaskModel = z.object({
   id: z.string().min(1).max(300).optional().describe("The model of that profile"),
 }).strict();
 
-const unique = <T extends z.ZodType<string>>(item: T) =>
+export const unique = <T extends z.ZodType<string>>(item: T) =>
   z.array(item).refine((a) => new Set(a).size === a.length, "items must be unique");
 
 export const JobTask = z.object({
@@ -64,6 +89,8 @@ export const JobTask = z.object({
   checks: z.array(TaskCheck).optional().describe("Builders: what spot runs on its work"),
   noChecksReason: z.string().min(1).max(1000).optional().describe("Required of a builder without checks"),
   reviewOf: TaskId.optional().describe("Reviewers: the builder it reviews; must be in after"),
+  webHosts: unique(WebHost).optional()
+    .describe("Research: the hosts its web tools may reach, instead of the job's webHosts"),
 }).strict().superRefine((t, ctx) => {
   const builder = t.role === "builder";
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
@@ -74,6 +101,9 @@ export const JobTask = z.object({
     issue("checks", "a builder needs checks, or noChecksReason saying why it has none");
   }
   if (t.reviewOf !== undefined && t.role !== "reviewer") issue("reviewOf", "only a reviewer reviews a task");
+  if (t.webHosts !== undefined && t.role !== "research") {
+    issue("webHosts", "only a research task has web tools: move the hosts to a research task");
+  }
   if (t.reviewOf !== undefined && !t.after.includes(t.reviewOf)) {
     issue("reviewOf", `"${t.reviewOf}" must also be in after`);
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Job } from "./job.ts";
-import { JobTask, ownershipProblem } from "./task.ts";
+import { JobTask, ownershipProblem, webHostProblem } from "./task.ts";
 
 const base = { id: "b", role: "builder", task: "Do it", acceptance: ["done"] };
 
@@ -62,4 +62,39 @@ Deno.test("a job that writes needs integrated checks or a reason, and builders n
     "config.limits.concurrency",
   ]);
   assert.equal(Job.parse({ approval: "ok" }).config.limits.concurrency, 3);
+});
+
+Deno.test("web hosts: host:port or *.domain:port, nothing wider", () => {
+  const table: [string, string | null][] = [
+    ["docs.deno.com:443", null],
+    ["127.0.0.1:8080", null],
+    ["*.wikipedia.org:443", null],
+    ["*:443", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["*", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["*.com:443", "a wildcard needs a domain with a dot under it"],
+    ["docs.*.com:443", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["https://docs.deno.com:443", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["docs.deno.com", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["docs.deno.com:443/x", 'expected host:port or *.domain:port (no scheme, path or bare "*")'],
+    ["docs.deno.com:0", "the port must be 1-65535"],
+    ["docs.deno.com:70000", "the port must be 1-65535"],
+  ];
+  for (const [entry, want] of table) assert.equal(webHostProblem(entry), want, entry);
+});
+
+Deno.test("webHosts belong to research tasks only; the job's list is checked the same way", () => {
+  const paths = (extra: Record<string, unknown>) => {
+    const r = JobTask.safeParse({ ...base, role: "research", ...extra });
+    return r.success ? [] : r.error.issues.map((i) => i.path.join("."));
+  };
+  assert.deepEqual(paths({ webHosts: ["docs.deno.com:443"] }), []);
+  assert.deepEqual(paths({ webHosts: [] }), [], "an empty list: web tools, every fetch refused");
+  assert.deepEqual(paths({ role: "scout", webHosts: ["docs.deno.com:443"] }), ["webHosts"]);
+  assert.deepEqual(paths({ role: "builder", ownership: ["s"], noChecksReason: "x", webHosts: [] }), [
+    "webHosts",
+  ]);
+  assert.deepEqual(paths({ webHosts: ["x.org:443", "x.org:443"] }), ["webHosts"]);
+  const job = Job.safeParse({ approval: "ok", webHosts: ["*:443"] });
+  assert.deepEqual(job.success ? [] : job.error.issues.map((i) => i.path.join(".")), ["webHosts.0"]);
+  assert.deepEqual(Job.parse({ approval: "ok" }).webHosts, []);
 });

@@ -11,8 +11,18 @@ export function chatTurn(body: Record<string, unknown>): Turn {
       schema: isObject(fn.parameters) ? fn.parameters : undefined,
     };
   });
-  const hasToolResult = list(body.messages).some((m) => m.role === "tool");
-  return { model: String(body.model ?? ""), tools, hasToolResult };
+  const messages = list(body.messages);
+  const hasToolResult = messages.some((m) => m.role === "tool");
+  const toolResult = textOf(messages.findLast((m) => m.role === "tool")?.content);
+  const userText = textOf(messages.findLast((m) => m.role === "user")?.content);
+  return { model: String(body.model ?? ""), tools, hasToolResult, toolResult, userText };
+}
+
+/** A message's content as text: a string, or the text parts of a list. */
+function textOf(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  const parts = list(content).map((p) => typeof p.text === "string" ? p.text : "").join("");
+  return parts || undefined;
 }
 
 function usage(tokens: Tokens) {

@@ -22,6 +22,10 @@ export interface Turn {
   tools: OfferedTool[];
   /** The conversation already carries the result of a tool call. */
   hasToolResult: boolean;
+  /** The text of the last tool result, where the dialect exposes it (OpenAI chat). */
+  toolResult?: string;
+  /** The text of the last user message (OpenAI chat): what a CLI's own summarizing call asks about. */
+  userText?: string;
 }
 
 export type Reply =
@@ -52,6 +56,11 @@ export interface ScriptOptions {
   content: string;
   /** The final answer after the write (default FINAL_TEXT): a job task's result JSON, say. */
   finalText?: string;
+  /**
+   * Instead of writing: call the CLI's web fetch tool on this URL (named `fetchTool`, called whether the CLI
+   * offered it or not), then end with `finalTextFor(what the tool returned)`.
+   */
+  fetch?: { url: string; tool: string; finalTextFor: (toolResult: string) => string };
 }
 
 /** Write tools by name, most specific first. */
@@ -104,9 +113,28 @@ function shellCall(tool: OfferedTool, options: ScriptOptions): Reply {
   return { kind: "call", name: tool.name, callKind: "function", args: { command } };
 }
 
+/** The fetch call, with the arguments the offered tool's schema names (a CLI may refuse unknown ones). */
+function fetchCall(turn: Turn, fetch: NonNullable<ScriptOptions["fetch"]>): Reply {
+  const offered = turn.tools.find((t) => t.name === fetch.tool);
+  const keys = offered ? properties(offered) : ["url"];
+  const all: Record<string, string> = {
+    url: fetch.url,
+    format: "text",
+    prompt: "Quote the page word for word",
+  };
+  const args = Object.fromEntries(Object.entries(all).filter(([k]) => keys.includes(k)));
+  return { kind: "call", name: fetch.tool, callKind: "function", args };
+}
+
 /** What the scripted model says to this turn of a successful conversation. */
 export function decide(turn: Turn, options: ScriptOptions): Reply {
+  // A CLI's own tool-less call (a title; qwen's web_fetch summarizing the page) gets its question back.
+  if (turn.tools.length === 0 && options.fetch) return { kind: "text", text: turn.userText ?? PLAIN_TEXT };
   if (turn.tools.length === 0) return { kind: "text", text: PLAIN_TEXT };
+  if (options.fetch) {
+    if (turn.hasToolResult) return { kind: "text", text: options.fetch.finalTextFor(turn.toolResult ?? "") };
+    return fetchCall(turn, options.fetch);
+  }
   if (turn.hasToolResult) return { kind: "text", text: options.finalText ?? FINAL_TEXT };
   const byName = (names: string[]) => names.map((n) => turn.tools.find((t) => t.name === n)).find(Boolean);
   const write = byName(WRITE_TOOLS);

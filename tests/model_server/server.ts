@@ -11,7 +11,7 @@ import { type Dialect, errorReply } from "./errors.ts";
 import { geminiAnswer, geminiTurn } from "./gemini.ts";
 import { chatAnswer, chatTurn } from "./openai_chat.ts";
 import { responsesAnswer, responsesTurn } from "./openai_responses.ts";
-import { decide, type Scenario, tokensFor, type Turn } from "./script.ts";
+import { decide, type Scenario, type ScriptOptions, tokensFor, type Turn } from "./script.ts";
 import { type Encoded, isObject } from "./sse.ts";
 
 /** Short enough that every CLI's retries finish in seconds, long enough to be a real wait. */
@@ -25,6 +25,8 @@ export interface ModelServerOptions {
   content?: string;
   /** The final answer after the write (default FINAL_TEXT). */
   finalText?: string;
+  /** Call the CLI's web fetch tool instead of writing (script.ts). */
+  fetch?: ScriptOptions["fetch"];
   retryAfterMs?: number;
 }
 
@@ -95,6 +97,7 @@ export function startModelServer(options: ModelServerOptions = {}): ModelServer 
     file: options.file ?? "hello.txt",
     content: options.content ?? "hello from the scripted model\n",
     ...(options.finalText === undefined ? {} : { finalText: options.finalText }),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   };
   const retryAfterMs = options.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
 
