@@ -41,6 +41,7 @@ export const ERROR_CODES = {
   AGENT_RUNNING: EXIT.busy,
   JOB_RUNNING: EXIT.busy,
   STATE_INVALID: EXIT.refused,
+  JOB_NOT_RUNNING: EXIT.refused,
   REVIEW_GATE: EXIT.refused,
   DIFF_CHANGED: EXIT.refused,
   REVISION_LIMIT: EXIT.refused,

@@ -60,6 +60,14 @@ export async function toplevelAndHead(cwd: string): Promise<{ root: string; head
 
 const commonDirs = new Map<string, string>();
 
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The absolute common git dir of the checkout at `cwd`, asked of git once per process: it is the same for
  * every call of a verb (the worktree lock, the escape snapshot). An answer whose directory is gone is asked
@@ -67,7 +75,7 @@ const commonDirs = new Map<string, string>();
  */
 export async function gitCommonDir(cwd: string): Promise<string> {
   const known = commonDirs.get(cwd);
-  if (known && Deno.statSync(known).isDirectory) return known;
+  if (known && isDirectory(known)) return known;
   const dir = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
   commonDirs.set(cwd, dir);
   return dir;

@@ -17,6 +17,7 @@ import {
   coordinatorAlive,
   createJob,
   jobDir,
+  jobFile,
   type JobState,
   loadJob,
   newJobId,
@@ -24,6 +25,14 @@ import {
   updateJob,
 } from "./store.ts";
 import { TERMINAL } from "./schedule.ts";
+
+/** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
+export const COORDINATOR_LOG = "coordinator.log";
+/**
+ * How long `wait` lets an unsettled job go without a live coordinator before it says so: longer than a
+ * coordinator takes from `spot job start` to holding the job on a loaded machine.
+ */
+export const NO_COORDINATOR_GRACE_MS = 15_000;
 
 /** `FILE` or `-` (stdin): the text and the name messages use. */
 async function readInput(ctx: SpotContext, file: string, stdin: () => Promise<string>) {
@@ -115,6 +124,8 @@ export async function startJob(ctx: SpotContext, jobId: string) {
   const started = spawnDetached([...spotArgv(), "job", "coordinate", jobId], {
     cwd: job.cwd,
     env: Deno.env.toObject(),
+    // Whatever ends a coordinator before it can record it (a crash at start) is kept here.
+    stderrFile: jobFile(ctx.paths, jobId, COORDINATOR_LOG),
   });
   if (started.pid === null) {
     throw new SpotError(
@@ -129,10 +140,22 @@ export function jobStatus(ctx: SpotContext, jobId: string): Promise<JobView> {
   return view(ctx, jobId);
 }
 
-export async function waitJob(ctx: SpotContext, jobId: string, options: { timeoutMs?: number } = {}) {
+export async function waitJob(
+  ctx: SpotContext,
+  jobId: string,
+  options: { timeoutMs?: number; graceMs?: number } = {},
+) {
   const end = Date.now() + (options.timeoutMs ?? 1000);
+  let orphanedSince: number | null = null;
   for (;;) {
     const v = await view(ctx, jobId);
+    // Nothing will move a job that is not settled and has no coordinator: say so instead of waiting forever.
+    if ((v.status === "created" || v.status === "running") && !v.coordinatorAlive) {
+      orphanedSince ??= Date.now();
+      if (Date.now() - orphanedSince >= (options.graceMs ?? NO_COORDINATOR_GRACE_MS)) throw notRunning(v);
+    } else {
+      orphanedSince = null;
+    }
     // A cancelled job is settled once its coordinator has recorded how each running task ended.
     const settled = (v.status === "succeeded" || v.status === "failed" || v.status === "cancelled") &&
       (v.tasks.every((t) => t.state !== "running") || !v.coordinatorAlive);
@@ -149,6 +172,17 @@ export async function waitJob(ctx: SpotContext, jobId: string, options: { timeou
     if (Date.now() >= end) return { ...v, waiting: true };
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+function notRunning(v: JobView): SpotError {
+  const fix = v.status === "created"
+    ? `start it (spot job start ${v.jobId})`
+    : `resume it (spot job resume ${v.jobId}); ${COORDINATOR_LOG} in its job dir says what ended the last one`;
+  return new SpotError(
+    "JOB_NOT_RUNNING",
+    `Cannot wait for job "${v.jobId}": it is ${v.status} and no coordinator is running it; ${fix}`,
+    { details: { ...v, waiting: false } },
+  );
 }
 
 export async function cancelJob(ctx: SpotContext, jobId: string) {

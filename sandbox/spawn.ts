@@ -257,16 +257,20 @@ export interface DetachedStart {
 }
 
 /**
- * Starts a process that outlives its caller: its own session and process group, stdin, stdout and stderr
- * closed, and nothing of it awaited, so the caller may exit at once. Its results are whatever it writes.
+ * Starts a process that outlives its caller: its own session and process group, stdin and stdout closed,
+ * stderr closed or appended to `stderrFile` (through `sh`, which execs the program: the pid is the program's),
+ * and nothing of it awaited, so the caller may exit at once. Its results are whatever it writes.
  */
 export function spawnDetached(
   argv: string[],
-  options: { cwd?: string; env: Record<string, string> },
+  options: { cwd?: string; env: Record<string, string>; stderrFile?: string },
 ): DetachedStart {
+  const full = options.stderrFile === undefined
+    ? argv
+    : ["/bin/sh", "-c", 'log="$1"; shift; exec "$@" 2>>"$log"', "sh", options.stderrFile, ...argv];
   try {
-    const child = new Deno.Command(argv[0], {
-      args: argv.slice(1),
+    const child = new Deno.Command(full[0], {
+      args: full.slice(1),
       cwd: options.cwd,
       clearEnv: true,
       env: options.env,

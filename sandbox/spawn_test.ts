@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { spawnProcess } from "./spawn.ts";
+import { spawnDetached, spawnProcess } from "./spawn.ts";
 
 const SH = "/bin/sh";
 const CAT = "/bin/cat";
@@ -176,4 +176,19 @@ Deno.test("spawnProcess() with group: false still stops a child at its timeout",
   assert.equal(r.timedOut, true);
   assert.equal(r.signal, "SIGTERM");
   assert.ok(r.durationMs < 5_000, `stopped after ${r.durationMs} ms`);
+});
+
+Deno.test("spawnDetached() with stderrFile appends the program's stderr there, under the program's own pid", async () => {
+  const dir = await Deno.makeTempDir();
+  const log = join(dir, "coordinator.log");
+  await Deno.writeTextFile(log, "earlier\n");
+  const started = spawnDetached(["sh", "-c", `echo "pid $$" >&2; echo done > ${join(dir, "done")}`], {
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    stderrFile: log,
+  });
+  for (let i = 0; i < 100 && !(await Deno.stat(join(dir, "done")).catch(() => null)); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(await Deno.readTextFile(log), `earlier\npid ${started.pid}\n`);
+  await Deno.remove(dir, { recursive: true });
 });
