@@ -5,6 +5,7 @@
  * contract, the brief's repository) is refused here; the rest (prepare,
  * the worker) happens in the driver and shows in `poll`.
  */
+import { lazy } from "../base/lazy.ts";
 import { resolve } from "../base/path.ts";
 import { generateRunId } from "../config/contract_resolve.ts";
 import { readContract } from "../config/contract_load.ts";
@@ -16,7 +17,6 @@ import { writeJsonAtomic } from "../store/files.ts";
 import { readBrief } from "./brief.ts";
 import { startDriver } from "./launch.ts";
 import { PER_TURN_FILES, refuseLive } from "./live.ts";
-import { redispatchRun } from "./redispatch.ts";
 import { agentDir, agentFile, type AgentKind, type AgentLaunch, checkName, writeRecord } from "./registry.ts";
 
 export interface StartOptions {
@@ -86,6 +86,7 @@ async function redispatchLaunch(
     );
   }
   const old = options.redispatchOf!;
+  const { redispatchRun } = await lazy<typeof import("./redispatch.ts")>("./redispatch.ts", import.meta.url);
   const r = await redispatchRun(ctx, old, options.profile);
   if (r.launch.kind === "brief" && name !== old) {
     await Deno.mkdir(agentDir(ctx.paths, name), { recursive: true, mode: 0o700 });

@@ -34,7 +34,11 @@ Deno.test("agent stop ends the driver's and the worker step's process groups, un
   const tree = descendants(readProcesses(), pid);
   const groups = [...new Set([pid, ...(await openStepPids(runDir)), ...tree.map((p) => p.pgrp)])];
   assert.ok(groups.length >= 3, `expected the driver, step and worker groups, got ${groups}`);
-  const peek = await spot(env, sc.repo, "agent", "peek", "long");
+  // The worker's first text may land a moment after its group appears.
+  let peek = await spot(env, sc.repo, "agent", "peek", "long");
+  await until(async () =>
+    (peek = await spot(env, sc.repo, "agent", "peek", "long")).stdout.includes("TEXT ")
+  );
   const lines = peek.stdout.trimEnd().split("\n");
   assert.equal(lines.length, 4);
   assert.match(lines[0], /^WATCH RUN=\S+ ELAPSED=\d+s EVENTS=\d+ BYTES=\d+ TERMINAL=no$/);
