@@ -200,14 +200,30 @@ export async function coordinatorAlive(paths: SpotPaths, jobId: string): Promise
   }
 }
 
-/** The coordinator's hold on the job; JOB_RUNNING when another has it. */
-export async function holdCoordinator(paths: SpotPaths, jobId: string): Promise<HeldLock> {
+/**
+ * How long a hold keeps trying: `coordinatorAlive` (every `status` and `wait` poll) takes the lock for a moment
+ * to test it, and a coordinator starting in that moment must not take it for another coordinator's and exit.
+ */
+export const HOLD_RETRY_MS = 1_000;
+
+/** The coordinator's hold on the job; JOB_RUNNING when another has it (for longer than a probe does). */
+export async function holdCoordinator(
+  paths: SpotPaths,
+  jobId: string,
+  retryMs = HOLD_RETRY_MS,
+): Promise<HeldLock> {
   const file = await Deno.open(jobFile(paths, jobId, "coordinator.lock"), {
     read: true,
     write: true,
     create: true,
   });
-  if (!(await file.tryLock(true))) {
+  const end = Date.now() + retryMs;
+  let taken = await file.tryLock(true);
+  while (!taken && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 10));
+    taken = await file.tryLock(true);
+  }
+  if (!taken) {
     file.close();
     throw new SpotError(
       "JOB_RUNNING",

@@ -7,6 +7,7 @@ import {
   createJob,
   holdCoordinator,
   jobDir,
+  jobFile,
   loadJob,
   newJobId,
   readEvents,
@@ -46,4 +47,21 @@ Deno.test("one coordinator per job: a second is refused while the first holds it
   await assert.rejects(holdCoordinator(paths, job.jobId), (e) => isSpotError(e, "JOB_RUNNING"));
   held.release();
   assert.equal(await coordinatorAlive(paths, job.jobId), false);
+});
+
+Deno.test("a coordinator starting while a status probe tests the lock still takes the job", async () => {
+  const { paths, job } = await fixture();
+  await createJob(paths, job, "2025-01-01T00:00:00Z");
+  // A probe's moment, made long enough to be sure to overlap: the lock is taken for 100 ms, then let go.
+  const probe = await Deno.open(jobFile(paths, job.jobId, "coordinator.lock"), { write: true, create: true });
+  assert.equal(await probe.tryLock(true), true);
+  setTimeout(() => probe.close(), 100);
+  const held = await holdCoordinator(paths, job.jobId);
+  assert.equal(await coordinatorAlive(paths, job.jobId), true);
+  held.release();
+  // With no time to try again, the same moment refuses it: what a starting coordinator met before.
+  const again = await Deno.open(jobFile(paths, job.jobId, "coordinator.lock"), { write: true });
+  assert.equal(await again.tryLock(true), true);
+  await assert.rejects(holdCoordinator(paths, job.jobId, 0), (e) => isSpotError(e, "JOB_RUNNING"));
+  again.close();
 });
