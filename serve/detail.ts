@@ -40,6 +40,8 @@ export interface RunDetail {
   selfReview: { summary: string; criteria: { criterion: string; status: string }[] } | null;
   review: { verdict: string; summary: string; findings: FindingView[] } | null;
   logTail: string[];
+  /** The job whose task this run is (`<JOB>.<task>`), when that job is on record. */
+  job: { jobId: string; taskId: string } | null;
 }
 
 type Json = Record<string, unknown>;
@@ -101,6 +103,19 @@ function findings(value: unknown): FindingView[] {
   }));
 }
 
+/** A job task's run id is `<job id>.<task id>` (graphs/coordinate.ts). */
+const JOB_TASK_RUN = /^(job-\d{8}-\d{6}-[0-9a-f]{6})\.([a-z][a-z0-9-]{0,31})$/;
+
+async function jobOf(paths: SpotPaths, runId: string): Promise<RunDetail["job"]> {
+  const m = JOB_TASK_RUN.exec(runId);
+  if (!m) return null;
+  const known = await Deno.stat(join(paths.stateRoot, "jobs", m[1], "job.json")).then(
+    () => true,
+    () => false,
+  );
+  return known ? { jobId: m[1], taskId: m[2] } : null;
+}
+
 export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<RunDetail | null> {
   const dir = join(paths.runsDir, runId);
   const state = asRunState(await readJson(join(dir, "state.json")), runId);
@@ -150,5 +165,6 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
       }
       : null,
     logTail,
+    job: await jobOf(paths, runId),
   };
 }

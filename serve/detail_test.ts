@@ -37,3 +37,19 @@ Deno.test("loadRunDetail() survives torn and foreign files, and refuses a run th
     await h.cleanup();
   }
 });
+
+Deno.test("loadRunDetail() names the job of a job task's run only when that job is on record", async () => {
+  const h = await fixtureHome();
+  try {
+    const jobId = "job-20260101-000000-abcdef";
+    await writeFixtureRun(h.paths, fixtureState(`${jobId}.api`));
+    assert.equal((await loadRunDetail(h.paths, `${jobId}.api`))?.job, null, "no job dir: no link");
+    await Deno.mkdir(join(h.paths.stateRoot, "jobs", jobId), { recursive: true });
+    await Deno.writeTextFile(join(h.paths.stateRoot, "jobs", jobId, "job.json"), "{}");
+    assert.deepEqual((await loadRunDetail(h.paths, `${jobId}.api`))?.job, { jobId, taskId: "api" });
+    await writeFixtureRun(h.paths, fixtureState("run-plain"));
+    assert.equal((await loadRunDetail(h.paths, "run-plain"))?.job, null);
+  } finally {
+    await h.cleanup();
+  }
+});

@@ -146,6 +146,12 @@ ${
     section(
       "Goal",
       html`<p class="goal-full">${clip(d.goal ?? "(task.json missing)", 2000)}</p>${
+        d.job
+          ? html`<p class="muted">Task <code>${text(d.job.taskId)}</code> of job <a href="/jobs/${
+            text(d.job.jobId)
+          }">${text(d.job.jobId)}</a></p>`
+          : ""
+      }${
         d.allowedPaths.length
           ? html`<p class="muted">Allowed: ${
             d.allowedPaths.slice(0, 20).map((p) =>

@@ -23,6 +23,7 @@ function detail(over: Partial<RunDetail> = {}): RunDetail {
       findings: [{ priority: PAYLOAD, file: PAYLOAD, line: 1, problem: PAYLOAD }],
     },
     logTail: [PAYLOAD],
+    job: null,
     ...over,
   };
 }
@@ -54,4 +55,11 @@ Deno.test("a state with odd field types still renders", async () => {
   const out = (await renderDetail(detail({ state, selfReview: null, review: null, logTail: [] }))).toString();
   assert.match(out, /No transitions recorded/);
   assert.match(out, /No review yet/);
+});
+
+Deno.test("renderDetail() links a job task's run to its job, and a plain run to none", async () => {
+  const job = { jobId: "job-20260101-000000-abcdef", taskId: "api" };
+  const out = (await renderDetail(detail({ job }))).toString();
+  assert.match(out, /Task <code>api<\/code> of job <a href="\/jobs\/job-20260101-000000-abcdef">/);
+  assert.doesNotMatch((await renderDetail(detail())).toString(), /of job <a/);
 });
