@@ -6,7 +6,10 @@ export interface TreeEntry {
   oid: string;
 }
 
-/** Listings of full object ids, which name the same tree forever: a verb lists its base once (the lock snapshot, the dependency facts, `.worktreeinclude`). */
+/**
+ * Listings of full object ids, which name the same tree forever: a verb lists its base once (the lock
+ * snapshot, the dependency facts, `.worktreeinclude`).
+ */
 const listed = new Map<string, Map<string, TreeEntry>>();
 /** A long-lived process (a job's coordinator) keeps only the last few. */
 const KEEP_LISTINGS = 4;

@@ -237,6 +237,12 @@ export async function coordinateJob(
         inflight.set(id, done);
       }
       if (inflight.size === 0 && (state.status !== "running")) {
+        // A coordinator that ends normally leaves no record behind (a killed one does: `unlock` clears it).
+        await updateJob(ctx.paths, jobId, (_, s) => {
+          if (s.coordinator?.pid !== Deno.pid) return { state: s };
+          const { coordinator: _done, ...rest } = s;
+          return { state: rest };
+        });
         await appendEvent(ctx.paths, jobId, { at: ctx.now(), type: "job", state: state.status });
         await notifyJob(ctx, jobId).catch(() => {});
         return { jobId, status: state.status };
