@@ -96,5 +96,29 @@ export function decide(
   return allowed(allowlist, target.host, target.port) ? "allowed" : "refused";
 }
 
+/**
+ * Where a listed *name* must not lead: the host's own loopback, link-local addresses (the cloud metadata
+ * service at 169.254.169.254) and the unspecified address. A name's DNS can answer anything (rebinding, a
+ * wildcard-DNS service under a `*.` entry); reaching the machine spot runs on takes naming the address itself.
+ * Private networks (10/8, 192.168/16, fc00::/7) stay reachable by name: internal registries and model
+ * servers live there.
+ */
+export function hostLocalAddress(ip: string): boolean {
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip.replace(/^::ffff:/i, ""));
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return a === 0 || a === 127 || (a === 169 && b === 254);
+  }
+  const v6 = ip.toLowerCase().replace(/^\[|\]$/g, "");
+  return v6 === "::1" || v6 === "::" || /^fe[89ab]/.test(v6);
+}
+
+/** A request may go where its host led when the host was an address (or localhost), or did not lead home. */
+export function resolvedAllowed(host: string, peer: string): boolean {
+  const h = host.toLowerCase();
+  const literal = h === "localhost" || /^\d+\.\d+\.\d+\.\d+$/.test(h) || h.includes(":");
+  return literal || !hostLocalAddress(peer);
+}
+
 /** An allowlist entry is `host:port`, nothing wider: no wildcard, no scheme, no path. */
 export const ALLOW_ENTRY = /^[A-Za-z0-9.-]+:\d{1,5}$/;

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { ALLOW_ENTRY, allowed, decide, parseProxyRequest } from "./egress_rules.ts";
+import {
+  ALLOW_ENTRY,
+  allowed,
+  decide,
+  hostLocalAddress,
+  parseProxyRequest,
+  resolvedAllowed,
+} from "./egress_rules.ts";
 
 Deno.test("parseProxyRequest() reads CONNECT and absolute-form requests, and nothing else", () => {
   assert.deepEqual(parseProxyRequest("CONNECT registry.npmjs.org:443 HTTP/1.1"), {
@@ -61,4 +68,35 @@ Deno.test("decide(): the forwarder's inside address goes to the provider route, 
   // Without a route (an allowlist-mode proxy) the address is an ordinary host:port.
   assert.equal(decide({ host: "127.0.0.1", port: 18765 }, [], undefined), "refused");
   assert.equal(decide({ host: "127.0.0.1", port: 18765 }, ["127.0.0.1:18765"]), "allowed");
+});
+
+Deno.test("hostLocalAddress() knows loopback, link-local and unspecified addresses, v4 and v6; not private networks", () => {
+  for (
+    const ip of [
+      "127.0.0.1",
+      "127.9.9.9",
+      "169.254.169.254",
+      "0.0.0.0",
+      "::1",
+      "::",
+      "fe80::1",
+      "::ffff:127.0.0.1",
+    ]
+  ) assert.equal(hostLocalAddress(ip), true, ip);
+  // Internal registries and model servers live on private networks, by name.
+  for (const ip of ["10.1.2.3", "172.16.0.1", "192.168.1.1", "fd00::1", "8.8.8.8", "2606:4700::1111"]) {
+    assert.equal(hostLocalAddress(ip), false, ip);
+  }
+});
+
+Deno.test("resolvedAllowed(): a listed name that leads to the host itself is refused; a listed address is not", () => {
+  // DNS rebinding, or a wildcard-DNS name under a `*.` entry: the name was listed, 127.0.0.1 was not.
+  assert.equal(resolvedAllowed("docs.example.com", "127.0.0.1"), false);
+  assert.equal(resolvedAllowed("metadata.example.com", "169.254.169.254"), false);
+  assert.equal(resolvedAllowed("docs.example.com", "93.184.216.34"), true);
+  assert.equal(resolvedAllowed("registry.corp", "10.0.0.7"), true);
+  // Written as the address (or localhost): what was listed is where it goes.
+  assert.equal(resolvedAllowed("127.0.0.1", "127.0.0.1"), true);
+  assert.equal(resolvedAllowed("localhost", "127.0.0.1"), true);
+  assert.equal(resolvedAllowed("::1", "::1"), true);
 });

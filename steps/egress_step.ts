@@ -9,7 +9,7 @@
  * checks every request. Every decision is logged.
  * Usage: egress_step.ts SPEC.json
  */
-import { decide, parseProxyRequest, type ProviderRoute } from "../sandbox/egress_rules.ts";
+import { decide, parseProxyRequest, type ProviderRoute, resolvedAllowed } from "../sandbox/egress_rules.ts";
 import { watchParent } from "./emit.ts";
 
 export interface EgressSpec {
@@ -113,6 +113,16 @@ async function handle(client: Deno.Conn): Promise<void> {
       totals.refused++;
       record({ decision: "unreachable", host, port, reason: (error as Error).message.split("\n")[0] });
       await reply(client, "502 Bad Gateway", `cannot reach ${host}:${port}`);
+      return;
+    }
+    const peer = route ? null : (upstream.remoteAddr as Deno.NetAddr).hostname;
+    if (peer !== null && !resolvedAllowed(host, peer)) {
+      upstream.close();
+      totals.refused++;
+      const reason = `${host} resolved to ${peer}, the host's own or a link-local address: a name may not ` +
+        "lead there (name the address itself, in the URL and the list, to reach it)";
+      record({ decision: "refused", host, port, reason });
+      await reply(client, "403 Forbidden", reason);
       return;
     }
     totals[decision]++;
