@@ -146,16 +146,10 @@ export async function waitJob(
   options: { timeoutMs?: number; graceMs?: number } = {},
 ) {
   const end = Date.now() + (options.timeoutMs ?? 1000);
-  let orphanedSince: number | null = null;
+  const watch = coordinatorWatch(options.graceMs);
   for (;;) {
     const v = await view(ctx, jobId);
-    // Nothing will move a job that is not settled and has no coordinator: say so instead of waiting forever.
-    if ((v.status === "created" || v.status === "running") && !v.coordinatorAlive) {
-      orphanedSince ??= Date.now();
-      if (Date.now() - orphanedSince >= (options.graceMs ?? NO_COORDINATOR_GRACE_MS)) throw notRunning(v);
-    } else {
-      orphanedSince = null;
-    }
+    watch(v);
     // A cancelled job is settled once its coordinator has recorded how each running task ended.
     const settled = (v.status === "succeeded" || v.status === "failed" || v.status === "cancelled") &&
       (v.tasks.every((t) => t.state !== "running") || !v.coordinatorAlive);
@@ -172,6 +166,22 @@ export async function waitJob(
     if (Date.now() >= end) return { ...v, waiting: true };
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * For a verb that polls a job (`wait`, `barrier`): nothing will move a job that is not settled and has no
+ * coordinator, so after `graceMs` of that it throws JOB_NOT_RUNNING instead of letting the caller wait forever.
+ */
+export function coordinatorWatch(graceMs = NO_COORDINATOR_GRACE_MS): (v: JobView) => void {
+  let orphanedSince: number | null = null;
+  return (v) => {
+    if ((v.status !== "created" && v.status !== "running") || v.coordinatorAlive) {
+      orphanedSince = null;
+      return;
+    }
+    orphanedSince ??= Date.now();
+    if (Date.now() - orphanedSince >= graceMs) throw notRunning(v);
+  };
 }
 
 function notRunning(v: JobView): SpotError {

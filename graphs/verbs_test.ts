@@ -5,6 +5,7 @@ import type { SpotContext } from "../store/context.ts";
 import { resolvePaths } from "../store/paths.ts";
 import { createJob, holdCoordinator, newJobId, updateJob } from "./store.ts";
 import { waitJob } from "./verbs.ts";
+import { barrierJob } from "./admin/barrier.ts";
 
 async function fixture() {
   const dir = await Deno.makeTempDir();
@@ -51,5 +52,14 @@ Deno.test("job wait keeps waiting while a coordinator holds the job, and returns
   } finally {
     held.release();
   }
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("job barrier on tasks of a job nobody coordinates says so after its grace", async () => {
+  const { dir, ctx, jobId } = await fixture();
+  await assert.rejects(
+    barrierJob(ctx, jobId, ["s"], { timeoutMs: 30_000, graceMs: 300 }),
+    (e) => isSpotError(e, "JOB_NOT_RUNNING"),
+  );
   await Deno.remove(dir, { recursive: true });
 });
