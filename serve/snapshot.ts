@@ -11,9 +11,13 @@ import { int } from "./views/format.ts";
 import { renderConnections } from "./views/connections.ts";
 import { renderStaticPage } from "./views/page.ts";
 import { renderRunsPanel } from "./views/runs.ts";
+import { listJobs, readJob } from "./jobs/read.ts";
+import { renderJobsSnapshot } from "./jobs/snapshot_view.ts";
 
 /** The newest runs the file holds, each with its details; older ones are counted, not shown. */
 export const SNAPSHOT_ROWS = 200;
+/** The newest jobs the file holds, each with its tasks. */
+export const SNAPSHOT_JOBS = 20;
 
 export interface SnapshotOptions {
   paths: SpotPaths;
@@ -31,7 +35,7 @@ export function defaultSnapshotPath(paths: SpotPaths): string {
 
 export async function renderSnapshot(
   o: SnapshotOptions,
-): Promise<{ html: string; runs: number; total: number }> {
+): Promise<{ html: string; runs: number; total: number; jobs: number }> {
   const dashboard = new Dashboard(o);
   await o.index.refresh();
   const ids = o.index.page({ limit: SNAPSHOT_ROWS }).map((e) => e.summary.runId);
@@ -42,17 +46,25 @@ export async function renderSnapshot(
     ? `The newest ${int(shown)} of ${int(view.total)} runs; \`spot serve\` shows them all.`
     : `${int(shown)} run(s).`;
   const connections = await dashboard.connections().catch(() => null);
-  const generatedAt = dashboard.now().toISOString();
+  const now = dashboard.now();
+  const listed = await listJobs(o.paths, { page: 1, limit: SNAPSHOT_JOBS });
+  const jobs = (await Promise.all(listed.jobs.map((j) => readJob(o.paths, j.jobId, now))))
+    .filter((j) => j !== null);
+  const shownRuns = new Set(view.entries.map((e) => e.summary.runId));
   const html = await renderStaticPage(
-    { runs: renderRunsPanel(view), connections: renderConnections(connections) },
-    generatedAt,
+    {
+      runs: renderRunsPanel(view),
+      jobs: renderJobsSnapshot(jobs, listed.total, shownRuns),
+      connections: renderConnections(connections),
+    },
+    now.toISOString(),
   );
-  return { html, runs: shown, total: view.total };
+  return { html, runs: shown, total: view.total, jobs: jobs.length };
 }
 
 export async function writeSnapshot(o: SnapshotOptions) {
   const output = o.output ?? defaultSnapshotPath(o.paths);
-  const { html, runs, total } = await renderSnapshot(o);
+  const { html, runs, total, jobs } = await renderSnapshot(o);
   await writeTextAtomic(output, html);
-  return { output, runs, total, bytes: new TextEncoder().encode(html).length };
+  return { output, runs, total, jobs, bytes: new TextEncoder().encode(html).length };
 }

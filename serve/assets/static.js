@@ -4,6 +4,19 @@
   for (const row of document.querySelectorAll("tr.detail")) row.hidden = true;
   for (const a of document.querySelectorAll("[data-expand]")) a.setAttribute("aria-expanded", "false");
   document.addEventListener("click", (e) => {
+    // A job task's run: open that run's details; the link's own anchor then scrolls to them.
+    const show = e.target instanceof Element ? e.target.closest("[data-show]") : null;
+    if (show) {
+      const id = show.getAttribute("data-show");
+      const detail = document.getElementById(`detail-${id}`);
+      if (detail) detail.hidden = false;
+      for (const a of document.querySelectorAll("[data-expand]")) {
+        if (a.getAttribute("data-expand") !== id) continue;
+        a.setAttribute("aria-expanded", "true");
+        a.textContent = "▾";
+      }
+      return;
+    }
     const target = e.target instanceof Element ? e.target.closest("[data-expand]") : null;
     if (!target) return;
     e.preventDefault();

@@ -60,7 +60,7 @@ export function renderLivePage(panels: { runs: Html; connections: Html }, csrfTo
 
 /** One self-contained file: inline style and script, allowed by hash and nothing else. */
 export async function renderStaticPage(
-  panels: { runs: Html; connections: Html },
+  panels: { runs: Html; jobs?: Html; connections: Html },
   generatedAt: string,
 ): Promise<string> {
   const csp = [
@@ -83,6 +83,7 @@ export async function renderStaticPage(
       <header class="top"><h1>spot</h1><span class="muted">snapshot taken ${generatedAt}</span></header>
       <main>
         <div id="runs-panel">${panels.runs}</div>
+        ${panels.jobs ? html`<div id="jobs-panel">${panels.jobs}</div>` : ""}
         <div id="connections-panel">${panels.connections}</div>
       </main>
       <script>${raw(staticJs)}</script>

@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { fixtureHome, fixtureState, writeFixtureRun } from "../fixture_runs.ts";
 import { startServer } from "../../serve/server.ts";
 import { writeSnapshot } from "../../serve/snapshot.ts";
+import { writeFixtureJob } from "../jobs/job_fixture.ts";
 import { browserMissing, launch, OUTPUT_DIR, watchForScripts } from "./browser.ts";
 
 const IMG = `<img src=x onerror="window.__xss='img'">`;
@@ -224,6 +225,42 @@ Deno.test({
         assert.deepEqual(await seen(), []);
         await snap.close();
       });
+
+      await t.step(
+        "the snapshot holds the jobs, and a job task's run link opens that run's details",
+        async () => {
+          const jobId = "job-20260101-000000-abcdef";
+          await writeFixtureJob(home.paths, {
+            jobId,
+            status: "running",
+            allowWrites: true,
+            tasks: [{ id: "api", role: "builder" }, { id: "review", role: "reviewer", after: ["api"] }],
+            records: { api: { state: "succeeded", runId: "run-xss" } },
+          });
+          const file = join(home.root, "snapshot-jobs.html");
+          assert.equal((await writeSnapshot({ ...home, output: file })).jobs, 1);
+          const snap = await browser.context.newPage();
+          const seen = await watchForScripts(snap);
+          await snap.goto(pathToFileURL(file).href);
+          assert.deepEqual(
+            await snap.$$eval(
+              `#job-${jobId} tr.job-task`,
+              (trs) => trs.map((t) => t.getAttribute("data-state")),
+            ),
+            ["succeeded", "queued"],
+          );
+          assert.equal(await snap.isVisible("#detail-run-xss"), false, "details start folded");
+          await snap.click('a[data-show="run-xss"]');
+          assert.equal(
+            await snap.isVisible("#detail-run-xss"),
+            true,
+            "the task's run link did not open its details",
+          );
+          assert.equal(await snap.getAttribute('a[data-expand="run-xss"]', "aria-expanded"), "true");
+          assert.deepEqual(await seen(), []);
+          await snap.close();
+        },
+      );
     } finally {
       await browser.close();
       await server.stop();
