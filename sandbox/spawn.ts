@@ -2,7 +2,8 @@
  * The only place in spot that starts a process. A finished process is data:
  * one result shape for success, failure, timeout and cancellation. Children
  * always get a cleared environment, their own process group (so a timeout
- * kills everything they started), and stdin closed unless told otherwise.
+ * kills everything they started) unless told otherwise (git's reads), and
+ * stdin closed unless told otherwise.
  */
 import { Capture, pump } from "../base/capture.ts";
 import { processLabel, recordTiming, timingsEnabled } from "../base/timings.ts";
