@@ -6,11 +6,16 @@ import { loadTask } from "../store/task_file.ts";
 const NETWORK_LOGS = ["forwarder.jsonl", "worker-egress.jsonl", "worker-web.jsonl", "setup-egress.jsonl"];
 
 /** Each network log the run has, as its count of lines by decision (`allowed`, `refused`, `provider`, ...). */
-async function networkLogs(ctx: SpotContext, runId: string): Promise<Record<string, Record<string, number>>> {
+function networkLogs(ctx: SpotContext, runId: string): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const name of NETWORK_LOGS) {
-    const text = await Deno.readTextFile(ctx.store.file(runId, name)).catch(() => null);
-    if (text === null) continue;
+    // Synchronous, like inspect's other small reads: an asynchronous one starts Deno's blocking-thread pool.
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(ctx.store.file(runId, name));
+    } catch {
+      continue; // the run has no such log
+    }
     const counts: Record<string, number> = {};
     for (const line of text.split("\n")) {
       if (!line.trim()) continue;
@@ -48,6 +53,6 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     metrics,
     workerUsage: { usage: state.workerUsage, costUsd: state.workerCostUsd, attempts: state.workerAttempts },
     /** `forwarder.jsonl`, `worker-egress.jsonl`, `worker-web.jsonl`, `setup-egress.jsonl`: lines by decision. */
-    networkLogs: await networkLogs(ctx, runId),
+    networkLogs: networkLogs(ctx, runId),
   };
 }

@@ -11,6 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { availability } from "../conformance/workers.ts";
+import { spot } from "../helpers.ts";
 import { KEY_ENV, runWebJob, startPage, startScriptedModel, task } from "./web_job.ts";
 
 const opencode = availability("opencode");
@@ -58,6 +59,16 @@ Deno.test({
       assert.ok(
         granted.some((l) => l.decision === "allowed" && l.port === page.port),
         JSON.stringify(granted),
+      );
+      // `spot inspect` counts the same log's decisions for a parent that does not read files.
+      const inspected = await spot(job.env, job.repo, "inspect", "--id", String(job.record("read").runId));
+      assert.equal(inspected.code, 0, inspected.stderr);
+      const counts =
+        (inspected.json.networkLogs as Record<string, Record<string, number>>)["worker-egress.jsonl"];
+      assert.equal(
+        counts?.allowed,
+        granted.filter((l) => l.decision === "allowed").length,
+        JSON.stringify(counts),
       );
       const denied = (await job.log("denied", "worker-egress.jsonl")) ?? [];
       assert.ok(
