@@ -111,7 +111,6 @@ const READS = new Set([
   "rev-parse",
   "show",
   "status",
-  "symbolic-ref",
   "write-tree",
 ]);
 /** These change only the index they are given, which is spot's private one when `indexFile` is set. */
