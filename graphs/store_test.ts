@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { isSpotError } from "../errors.ts";
-import { Job } from "../schemas/job/job.ts";
-import { resolvePaths } from "../store/paths.ts";
+import { scoutJob as fixture } from "../tests/jobs/job_fixture.ts";
 import {
   coordinatorAlive,
   createJob,
@@ -9,21 +8,9 @@ import {
   jobDir,
   jobFile,
   loadJob,
-  newJobId,
   readEvents,
   updateJob,
 } from "./store.ts";
-
-async function fixture() {
-  const dir = await Deno.makeTempDir();
-  const paths = resolvePaths((n) => n === "PI_WORKER_STATE_DIR" ? dir : n === "HOME" ? dir : undefined);
-  const job = {
-    ...Job.parse({ approval: "me", tasks: [{ id: "s", role: "scout", task: "look", acceptance: ["seen"] }] }),
-    jobId: newJobId(),
-    cwd: dir,
-  };
-  return { paths, job };
-}
 
 Deno.test("a job is created queued, updated under its lock, and its events are kept", async () => {
   const { paths, job } = await fixture();

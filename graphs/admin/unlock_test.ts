@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
 import { isSpotError } from "../../errors.ts";
-import { Job } from "../../schemas/job/job.ts";
 import type { SpotContext } from "../../store/context.ts";
-import { resolvePaths } from "../../store/paths.ts";
-import { createJob, holdCoordinator, loadJob, newJobId, readEvents, updateJob } from "../store.ts";
+import { scoutJob } from "../../tests/jobs/job_fixture.ts";
+import { createJob, holdCoordinator, loadJob, readEvents, updateJob } from "../store.ts";
 import { unlockJob } from "./unlock.ts";
 
 async function fixture() {
-  const dir = await Deno.makeTempDir();
-  const paths = resolvePaths((n) => n === "PI_WORKER_STATE_DIR" ? dir : n === "HOME" ? dir : undefined);
-  const job = {
-    ...Job.parse({ approval: "me", tasks: [{ id: "s", role: "scout", task: "look", acceptance: ["seen"] }] }),
-    jobId: newJobId(),
-    cwd: dir,
-  };
+  const { dir, paths, job } = await scoutJob();
   await createJob(paths, job, "2025-01-01T00:00:00Z");
   const ctx = { paths, now: () => "2025-01-01T00:01:00Z" } as unknown as SpotContext;
   return { dir, ctx, jobId: job.jobId };

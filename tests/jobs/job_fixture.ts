@@ -1,7 +1,19 @@
 /** A job written the way the job store writes it, without a coordinator: for the dashboard's route tests. */
-import { appendEvent, createJob, type TaskRecord, updateJob } from "../../graphs/store.ts";
+import { appendEvent, createJob, newJobId, type TaskRecord, updateJob } from "../../graphs/store.ts";
 import { Job } from "../../schemas/job/job.ts";
-import type { SpotPaths } from "../../store/paths.ts";
+import { resolvePaths, type SpotPaths } from "../../store/paths.ts";
+
+/** A one-scout job in a fresh state dir, not yet created: for the job store's own tests. */
+export async function scoutJob() {
+  const dir = await Deno.makeTempDir();
+  const paths = resolvePaths((n) => n === "PI_WORKER_STATE_DIR" ? dir : n === "HOME" ? dir : undefined);
+  const job = {
+    ...Job.parse({ approval: "me", tasks: [{ id: "s", role: "scout", task: "look", acceptance: ["seen"] }] }),
+    jobId: newJobId(),
+    cwd: dir,
+  };
+  return { dir, paths, job };
+}
 
 export interface FixtureJob {
   jobId: string;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createContext } from "../../config/context.ts";
 import { startEgress } from "../../isolation/egress.ts";
 import { spotEnv } from "../helpers.ts";
+import { through } from "./proxy_client.ts";
 
 /** A name other than localhost that /etc/hosts maps to 127.0.0.1, if the machine has one. */
 function loopbackAlias(): string | null {
@@ -30,20 +31,6 @@ function loopbackAlias(): string | null {
 }
 
 const alias = loopbackAlias();
-
-async function ask(socket: string, request: string): Promise<string> {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
-  await conn.write(new TextEncoder().encode(request));
-  let out = "";
-  const buf = new Uint8Array(8192);
-  for (;;) {
-    const n = await conn.read(buf).catch(() => null);
-    if (n === null) break;
-    out += new TextDecoder().decode(buf.subarray(0, n));
-  }
-  conn.close();
-  return out;
-}
 
 Deno.test({
   name: "egress: a listed name that resolves to loopback is refused; the address listed as itself is reached",
@@ -68,10 +55,13 @@ Deno.test({
       timeoutMs: 30_000,
     });
     try {
-      const byName = await ask(egress.socket, `GET http://${alias}:${port}/by-name HTTP/1.1\r\n\r\n`);
+      const byName = await through(egress.socket, `GET http://${alias}:${port}/by-name HTTP/1.1\r\n\r\n`);
       assert.match(byName, /^HTTP\/1\.1 403/, byName);
       assert.match(byName, /resolved to 127\.0\.0\.1, the host's own/);
-      const byAddress = await ask(egress.socket, `GET http://127.0.0.1:${port}/by-address HTTP/1.1\r\n\r\n`);
+      const byAddress = await through(
+        egress.socket,
+        `GET http://127.0.0.1:${port}/by-address HTTP/1.1\r\n\r\n`,
+      );
       assert.match(byAddress, /host service$/, byAddress);
       assert.deepEqual(hits, ["/by-address"], "the name reached the host's service");
       await egress.stop();

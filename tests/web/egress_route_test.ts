@@ -13,28 +13,10 @@ import { createContext } from "../../config/context.ts";
 import { startEgress } from "../../isolation/egress.ts";
 import { BRIDGE_PORT } from "../../sandbox/sandbox_policy.ts";
 import { spotEnv } from "../helpers.ts";
+import { through } from "./proxy_client.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-/** One request through the proxy's socket; the whole answer as text. */
-async function through(socket: string, head: string, then = ""): Promise<string> {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
-  await conn.write(enc.encode(head));
-  let out = "";
-  const buf = new Uint8Array(8192);
-  for (;;) {
-    const n = await conn.read(buf).catch(() => null);
-    if (n === null) break;
-    out += dec.decode(buf.subarray(0, n));
-    if (then && out.includes("200 Connection Established\r\n\r\n")) {
-      await conn.write(enc.encode(then));
-      then = "";
-    }
-  }
-  conn.close();
-  return out;
-}
 
 /** A unix-socket HTTP server standing in for spot's forwarder. */
 function fakeForwarder(path: string, seen: string[]) {

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { availability } from "../conformance/workers.ts";
 import { spot } from "../helpers.ts";
-import { KEY_ENV, runWebJob, startPage, startScriptedModel, task } from "./web_job.ts";
+import { runWebJob, scriptedProfile, startPage, startScriptedModel, task } from "./web_job.ts";
 
 const opencode = availability("opencode");
 
@@ -28,16 +28,8 @@ Deno.test({
     const model = startScriptedModel(page.url, "webfetch");
     let env: { dir: string } | null = null;
     try {
-      const job = await runWebJob({
-        adapter: "opencode",
-        provider: "scripted",
-        model: "scripted-model",
-        apiKeyEnv: KEY_ENV,
-        baseUrl: `${model.url}/v1`,
-        providerType: "openai-completions",
-        binary: (opencode as { binary: string }).binary,
-        egress: "allowlist",
-      }, {
+      const binary = (opencode as { binary: string }).binary;
+      const job = await runWebJob(scriptedProfile("opencode", binary, model.url, { egress: "allowlist" }), {
         allowWrites: true,
         webHosts: [page.host],
         tasks: [

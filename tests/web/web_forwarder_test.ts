@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { BRIDGE_PORT } from "../../sandbox/sandbox_policy.ts";
 import { availability } from "../conformance/workers.ts";
-import { KEY_ENV, runWebJob, startPage, startScriptedModel, task } from "./web_job.ts";
+import { runWebJob, scriptedProfile, startPage, startScriptedModel, task } from "./web_job.ts";
 
 const qwen = availability("qwen");
 
@@ -37,16 +37,8 @@ Deno.test({
     }
     let env: { dir: string } | null = null;
     try {
-      const job = await runWebJob({
-        adapter: "qwen",
-        provider: "scripted",
-        model: "scripted-model",
-        apiKeyEnv: KEY_ENV,
-        baseUrl: `${model.url}/v1`,
-        providerType: "openai-completions",
-        binary: (qwen as { binary: string }).binary,
-        maxRetries: 0,
-      }, {
+      const binary = (qwen as { binary: string }).binary;
+      const job = await runWebJob(scriptedProfile("qwen", binary, model.url, { maxRetries: 0 }), {
         tasks: [
           task("read", "research", { webHosts: [page.host, `127.0.0.1:${BRIDGE_PORT}`] }),
           task("look", "scout"),

@@ -60,6 +60,25 @@ export interface WebJob {
   events(id: string): Promise<{ type: string; message?: string }[]>;
 }
 
+/** A profile running `adapter`'s real CLI against the scripted model server at `modelUrl`. */
+export function scriptedProfile(
+  adapter: string,
+  binary: string,
+  modelUrl: string,
+  more: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    adapter,
+    provider: "scripted",
+    model: "scripted-model",
+    apiKeyEnv: KEY_ENV,
+    baseUrl: `${modelUrl}/v1`,
+    providerType: "openai-completions",
+    binary,
+    ...more,
+  };
+}
+
 /** A job of `tasks` on profile `p` (the CLI against the scripted model), under bwrap, run to its end. */
 export async function runWebJob(
   profile: Record<string, unknown>,

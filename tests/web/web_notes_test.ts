@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { availability } from "../conformance/workers.ts";
 import { episode, init, result, runToEnd, setup } from "../jobs/helpers.ts";
-import { KEY_ENV, runWebJob, startPage, startScriptedModel, task } from "./web_job.ts";
+import { runWebJob, scriptedProfile, startPage, startScriptedModel, task } from "./web_job.ts";
 
 async function notes(stateDir: string, runId: string): Promise<string> {
   const text = await Deno.readTextFile(join(stateDir, "runs", runId, "events.jsonl"));
@@ -57,15 +57,11 @@ Deno.test({
     const model = startScriptedModel(page.url, "webfetch");
     let env: { dir: string } | null = null;
     try {
-      const job = await runWebJob({
-        adapter: "opencode",
-        provider: "scripted",
-        model: "scripted-model",
-        apiKeyEnv: KEY_ENV,
-        baseUrl: `${model.url}/v1`,
-        providerType: "openai-completions",
-        binary: (opencode as { binary: string }).binary,
-      }, { config: { profile: "p", sandbox: "none" }, tasks: [task("read", "research")] });
+      const binary = (opencode as { binary: string }).binary;
+      const job = await runWebJob(scriptedProfile("opencode", binary, model.url), {
+        config: { profile: "p", sandbox: "none" },
+        tasks: [task("read", "research")],
+      });
       env = job.env;
       assert.equal(job.record("read").state, "succeeded", job.record("read").reason);
       // No host is listed, yet the page is fetched: nothing enforces the list without an OS sandbox.
