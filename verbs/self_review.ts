@@ -30,7 +30,7 @@ export interface SelfReviewResult {
   reason?: string;
   /** The digest named another diff and was discarded. */
   diffSha256Mismatch?: boolean;
-  /** How many of the digest's claims the parent should check itself. */
+  /** How many cited hunks the spot check draws for the parent to read (more when the citations are uneven). */
   spotCheckRequired?: number;
   /** The digest was weak: review the diff without it. */
   fallbackRecommended?: boolean;
