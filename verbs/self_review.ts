@@ -36,7 +36,7 @@ export interface SelfReviewResult {
   fallbackRecommended?: boolean;
   /** Where the digest was written. */
   selfReviewFile?: string;
-  /** How much of the diff the parent must read: A (all), B (the guide's hunks), C (a spot check). */
+  /** How much of the diff the parent must read: C (all of it), B (the doubted hunks and a spot check), A (a spot check of the self-review's map). */
   reviewTier?: ReviewTier;
   /** Why this tier. */
   reviewWhy?: string;
