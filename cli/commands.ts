@@ -3,6 +3,7 @@
  * called, so a command loads only what it uses (docs/performance.md).
  */
 import type { SpotContext } from "../store/context.ts";
+import { SpotError } from "../errors.ts";
 import { parseBool } from "./parse.ts";
 import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
 import { lazy } from "../base/lazy.ts";
@@ -97,9 +98,29 @@ export const LOOP_COMMANDS: CommandSpec[] = [
         help: "return at once; the turn runs as a named agent (spot agent poll|watch|stop)",
       },
       { flags: "--name <name>", help: "with --detach: the agent's name (default: the run id)" },
+      {
+        flags: "--on <where>",
+        help:
+          "fleet: an executor runs the turn, the checks and the self-review (docs/fleet.md); here: this machine",
+      },
     ],
     run: async (o, cli) => {
       const id = text(o, "id");
+      const on = maybeText(o, "on");
+      if (on !== undefined && on !== "here") {
+        if (on !== "fleet") throw new SpotError("CLI_USAGE", `Cannot run on "${on}": expected fleet or here`);
+        if (o.detach === true) throw new SpotError("CLI_USAGE", "Cannot use --detach with --on fleet");
+        return await cli.verb(
+          "run",
+          o,
+          async (ctx) =>
+            (await lazy<typeof import("../fleet/mod.ts")>("../fleet/mod.ts", import.meta.url)).runOnFleet(
+              ctx,
+              id,
+            ),
+          { interruptible: true },
+        );
+      }
       if (o.detach !== true) {
         return await cli.verb(
           "run",

@@ -54,4 +54,6 @@ export const EXAMPLES: Record<string, string> = {
   "job unlock": "spot job unlock job-20250101-120000-a1b2c3",
   "job cleanup": "spot job cleanup job-20250101-120000-a1b2c3 --confirm",
   "job gc": "spot job gc --older-than-days 14",
+  "executor join": "spot executor join --name build-3 --capacity 4 --profiles replay,pi-cheap",
+  "executor ls": "spot executor ls --json",
 };

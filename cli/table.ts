@@ -3,6 +3,7 @@ import { LOOP_COMMANDS } from "./commands.ts";
 import { TOOL_COMMANDS } from "./commands_tools.ts";
 import { AGENT_COMMAND } from "./commands_agent.ts";
 import { JOB_COMMAND } from "./commands_job.ts";
+import { EXECUTOR_COMMAND } from "./commands_fleet.ts";
 import { SpotError } from "../errors.ts";
 import { lazy } from "../base/lazy.ts";
 import { writeOut } from "./output.ts";
@@ -32,5 +33,6 @@ export const COMMANDS: CommandSpec[] = [
   ...TOOL_COMMANDS,
   AGENT_COMMAND,
   JOB_COMMAND,
+  EXECUTOR_COMMAND,
   COMPLETIONS,
 ];

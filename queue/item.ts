@@ -44,6 +44,8 @@ export const WorkItem = z.object({
   }).strict(),
   /** Run `verify` after the turn (a builder's or a single run's work; a read-only role's is judged by its job). */
   verify: z.boolean(),
+  /** Then the worker's self-review, when the verification passed (a single run's; the origin's config decides). */
+  selfReview: z.boolean().optional(),
   /** A job task's result is read on the executor, which can repair it in the worker's session. */
   jobResult: z.object({ tasks: z.array(z.unknown()), task: z.string() }).optional(),
   enqueuedAt: z.string(),

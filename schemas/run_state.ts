@@ -52,6 +52,19 @@ export interface SourceFingerprint {
   digest: string;
 }
 
+export interface FleetRecord {
+  role: "origin" | "executor";
+  /** The queue's server (`nats://host:4222`). */
+  queue: string;
+  taskId: string;
+  enqueuedAt?: string;
+  executor?: string;
+  attempt?: number;
+  importedAt?: string;
+  /** On an executor: the run it works for. */
+  origin?: { host: string; runId: string };
+}
+
 export interface RunState {
   schemaVersion: 1;
   /** Set on a run the original pi-worker wrote: spot shows it, never drives it (absent on spot's own). */
@@ -78,6 +91,11 @@ export interface RunState {
   startCommit?: string;
   /** A job builder's run that succeeded and waits for its job's integration: it holds no run slot. */
   awaitingJob?: string;
+  /**
+   * The worker's turn ran on the fleet (docs/fleet.md). On the origin: the task it went out as and the executor
+   * whose attempt was imported. On an executor: the task this scratch run does (it is removed once published).
+   */
+  fleet?: FleetRecord;
   /** Set by spot for the worker and the checks (a job task's ports and compose project, graphs/launch/ports.ts). */
   workspaceEnv?: Record<string, string>;
   worktreeReady: boolean;

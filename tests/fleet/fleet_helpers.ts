@@ -1,0 +1,99 @@
+/**
+ * The fleet tests' machines: an origin and executors, each with its own state, cache, config and HOME (as if on
+ * three machines), all pointed at one loopback nats-server; executors run as real `spot executor join` processes
+ * the test starts and signals by pid.
+ */
+import { join } from "node:path";
+import { type ProcessResult, spawnProcess } from "../../sandbox/spawn.ts";
+import { CLI, ROOT, spot, type SpotEnv, spotEnv } from "../helpers.ts";
+
+export interface Machine extends SpotEnv {
+  name: string;
+}
+
+/** A machine whose config points at the queue; `extra` merges into the config. */
+export async function machine(
+  name: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+): Promise<Machine> {
+  const env = await spotEnv({
+    maxConcurrentRuns: 8,
+    sandbox: "none",
+    selfReview: { enabled: false },
+    queue: { backend: "nats", url, leaseSeconds: 3, claimTimeoutSeconds: 120 },
+    ...extra,
+  });
+  const home = join(env.dir, "home");
+  await Deno.mkdir(home);
+  // Deno's own cache is the test run's: a fresh HOME would otherwise mean a fresh (downloading) Deno cache.
+  const denoDir = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
+  return { ...env, name, env: { ...env.env, HOME: home, DENO_DIR: denoDir } };
+}
+
+export interface RunningExecutor {
+  pid: number;
+  stderr: string[];
+  done: Promise<ProcessResult>;
+}
+
+export async function startExecutor(m: Machine, args: string[] = []): Promise<RunningExecutor> {
+  const stderr: string[] = [];
+  let started: (pid: number) => void = () => {};
+  const spawned = new Promise<number>((r) => started = r);
+  const done = spawnProcess([
+    Deno.execPath(),
+    "run",
+    "--allow-all",
+    "--no-prompt",
+    "--config",
+    join(ROOT, "deno.json"),
+    CLI,
+    "executor",
+    "join",
+    "--name",
+    m.name,
+    ...args,
+  ], { cwd: m.dir, env: m.env, onSpawn: started, onStderrLine: (l) => stderr.push(l) });
+  const pid = await spawned;
+  await until(
+    `executor ${m.name} to be ready`,
+    () => Promise.resolve(stderr.some((l) => l.includes(": ready on "))),
+    60_000,
+    done,
+  );
+  return { pid, stderr, done };
+}
+
+export async function until(
+  what: string,
+  ok: () => Promise<boolean>,
+  ms = 60_000,
+  diedIf?: Promise<ProcessResult>,
+): Promise<void> {
+  let died: ProcessResult | null = null;
+  diedIf?.then((r) => died = r);
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (died) {
+      throw new Error(`gave up waiting for ${what}: the process exited: ${(died as ProcessResult).stderr}`);
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** SIGTERM, and the executor's answer once it drained. */
+export async function stopExecutor(
+  e: RunningExecutor,
+  signal: Deno.Signal = "SIGTERM",
+): Promise<ProcessResult> {
+  try {
+    Deno.kill(e.pid, signal);
+  } catch {
+    // gone already
+  }
+  return await e.done;
+}
+
+export { spot };
