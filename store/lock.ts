@@ -38,7 +38,19 @@ export async function tryLockRun(path: string, runId: string): Promise<HeldLock>
   return { release: () => file.close() };
 }
 
-function holderPid(path: string): number | null {
+/**
+ * One try at a run's lock, never waiting: the lock, or null while a live process holds it. For a glance at
+ * whether anyone works on a run (admission's count): a moment's false "held" only delays a reclaim.
+ */
+export async function probeRunLock(path: string): Promise<HeldLock | null> {
+  const file = await openLockFile(path);
+  if (await file.tryLock(true)) return { release: () => file.close() };
+  file.close();
+  return null;
+}
+
+/** The pid the lock file names: its last holder, the live one while it is held. */
+export function holderPid(path: string): number | null {
   try {
     return Number(JSON.parse(Deno.readTextFileSync(path)).pid) || null;
   } catch {

@@ -1,10 +1,18 @@
+/** The run ledger (store/ledger.ts) against real processes: a lease of a live owner stays, a dead owner's is carried out. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { selfStamp, startTicks } from "../base/proc_table.ts";
-import { tempIndexPath } from "../git/temp_index.ts";
-import { processAlive, spawnProcess } from "../sandbox/spawn.ts";
-import { hasLeftovers, type Lease, leasesDir, readLeases, reclaimLedger, takeLease } from "./ledger.ts";
-import { writeJsonAtomic } from "./files.ts";
+import { selfStamp, startTicks } from "../../base/proc_table.ts";
+import { tempIndexPath } from "../../git/temp_index.ts";
+import { processAlive, spawnProcess } from "../../sandbox/spawn.ts";
+import {
+  hasLeftovers,
+  type Lease,
+  leasesDir,
+  readLeases,
+  reclaimLedger,
+  takeLease,
+} from "../../store/ledger.ts";
+import { writeJsonAtomic } from "../../store/files.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
