@@ -6,6 +6,7 @@
  */
 import { isSpotError } from "../errors.ts";
 import { finishEmptyRun, moveRun } from "../lifecycle/move.ts";
+import { OWNER_GONE } from "../lifecycle/slots.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { RunLock } from "../store/run_store.ts";
 import { observe } from "./observe.ts";
@@ -47,7 +48,9 @@ async function endStoppedRun(
 ): Promise<{ runStatus: string | null; runEnded: boolean }> {
   const state = await ctx.store.load(record.runId).catch(() => null);
   if (!state || state.origin) return { runStatus: state?.status ?? null, runEnded: false };
-  const cut = state.status === "prepared" || state.status === "running" || state.status === "revising";
+  const reclaimed = state.status === "failed" && state.failure?.code === OWNER_GONE;
+  const cut = state.status === "prepared" || state.status === "running" || state.status === "revising" ||
+    reclaimed;
   const briefDone = record.kind === "brief" && state.status === "verifying";
   if (!cut && !briefDone) return { runStatus: state.status, runEnded: false };
   const lock = await lockWhenFree(ctx, record.runId);
@@ -58,14 +61,18 @@ async function endStoppedRun(
       await finishEmptyRun(ctx, now, `agent "${record.name}" stopped after its brief's turn ended`);
       return { runStatus: "succeeded", runEnded: true };
     }
+    const message = `agent "${record.name}" was stopped (spot agent stop) before its turn ended; ` +
+      `its worktree is kept: spot discard --id ${record.runId} drops it`;
+    const failure = { code: "AGENT_STOPPED", message, details: { name: record.name } };
+    if (now.status === "failed" && now.failure?.code === OWNER_GONE) {
+      // Another admission saw the killed driver first and reclaimed the slot; the stop is the real cause.
+      await ctx.store.save({ ...now, failure, updatedAt: ctx.now() });
+      return { runStatus: "failed", runEnded: true };
+    }
     if (now.status !== "prepared" && now.status !== "running" && now.status !== "revising") {
       return { runStatus: now.status, runEnded: false };
     }
-    const message = `agent "${record.name}" was stopped (spot agent stop) before its turn ended; ` +
-      `its worktree is kept: spot discard --id ${record.runId} drops it`;
-    await moveRun(ctx, now, "failed", `AGENT_STOPPED: ${message}`, {
-      failure: { code: "AGENT_STOPPED", message, details: { name: record.name } },
-    });
+    await moveRun(ctx, now, "failed", `AGENT_STOPPED: ${message}`, { failure });
     return { runStatus: "failed", runEnded: true };
   } finally {
     lock.release();

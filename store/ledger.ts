@@ -79,9 +79,6 @@ export async function readLeases(ledger: string): Promise<{ file: string; lease:
   return out.sort((a, b) => a.lease.at.localeCompare(b.lease.at));
 }
 
-/** A lease's temp file this old was left by a write that never finished (a live write takes milliseconds). */
-const TORN_WRITE_AGE_MS = 60_000;
-
 /** One thing removed, said so a person can check it. */
 export interface Reclaimed {
   /** `worktree` (with its repository's entry), `dir`, `process` (groups ended) or `temp-index`. */
@@ -150,12 +147,11 @@ export async function reclaimLedger(ledger: string): Promise<Reclaimed[]> {
     out.push(await carryOut(lease));
     await Deno.remove(file).catch(() => {});
   }
-  // A lease write that a kill cut short leaves its temp file; it never became a lease.
+  // A lease write that a kill cut short leaves its temp file; it never became a lease. Only the holder of the
+  // run's lock writes leases, and that is the caller now, between steps: any temp file here is such a leftover.
   try {
     for await (const entry of Deno.readDir(leasesDir(ledger))) {
-      const file = join(leasesDir(ledger), entry.name);
-      const age = Date.now() - ((await Deno.stat(file).catch(() => null))?.mtime?.getTime() ?? Date.now());
-      if (entry.name.endsWith(".tmp") && age > TORN_WRITE_AGE_MS) await Deno.remove(file).catch(() => {});
+      if (entry.name.endsWith(".tmp")) await Deno.remove(join(leasesDir(ledger), entry.name)).catch(() => {});
     }
   } catch {
     // No ledger.
