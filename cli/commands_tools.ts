@@ -4,7 +4,7 @@
  */
 import { positiveInt } from "./parse.ts";
 import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
-import { printError, printWarning, writeErr } from "./output.ts";
+import { humanNote, printWarning, writeErr } from "./output.ts";
 import { lazy } from "../base/lazy.ts";
 
 /** `spot config <name>`: these read the file themselves, so they work when it is broken. */
@@ -87,6 +87,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
           "../serve/mod.ts",
           import.meta.url,
         );
+        // A server's log, on stderr while it runs (a non-loopback warning must not wait for the end).
         const log = (line: string) => writeErr(`[spot serve] ${line}\n`);
         const options = { port: parsePort(text(o, "port")), host: text(o, "host"), open: o.open as boolean };
         return await serveUntilStopped(ctx, options, log);
@@ -204,7 +205,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         );
         await serveMcp({ warn: printWarning });
       } catch (error) {
-        cli.exitCode = printError(error);
+        await cli.fail(error);
       }
     },
   },
@@ -228,7 +229,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             import.meta.url,
           );
           const result = await verb.installSkill(ctx, { for: maybeText(o, "for"), dir: maybeText(o, "dir") });
-          writeErr(`spot: skill installed in ${result.installed}; use: ${result.export}\n`);
+          humanNote(`spot: skill installed in ${result.installed}; use: ${result.export}`);
           return result;
         }, { loadConfig: false }),
     }],
