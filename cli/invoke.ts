@@ -12,11 +12,12 @@ import { printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 import { timed } from "../base/timings.ts";
 import { exitStyle, signalExitFor } from "./exit_codes.ts";
+import { colorWanted } from "./render/style.ts";
 
 type Args = Record<string, unknown>;
 
-/** A verb's human view: the result in, the text a person reads out (cli/render/). */
-export type Render<T> = (result: T) => string;
+/** A verb's human view: the result in, the text a person reads out (cli/render/); pure, loaded when used. */
+export type Render<T> = (result: T, options: { color: boolean }) => string | Promise<string>;
 
 /** Whether a verb that has a human view shows it: on a terminal, unless `--json` asks for the JSON. */
 export function wantsHuman(args: Args, isTerminal = Deno.stdout.isTerminal()): boolean {
@@ -56,8 +57,9 @@ export class Invocation {
         () => audited(ctx, name, args, () => fn(ctx)),
       );
       progress?.stop();
-      if (options.render) writeOut(options.render(result));
-      else printOk(name, result, this.warnings.list);
+      if (options.render) {
+        writeOut(await options.render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
+      } else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();
       await this.fail(error);
