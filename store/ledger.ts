@@ -116,7 +116,17 @@ async function tempIndexes(dir: string): Promise<string[]> {
   return out;
 }
 
-async function carryOut(lease: Lease): Promise<Reclaimed> {
+/**
+ * Where a lease may name a path to delete: under spot's cache dir (pristine and scratch trees), or one of the
+ * socket directories channels make (`<tmp>/spot-forwarder-…`, `spot-egress-…`). A ledger is written by spot
+ * alone (no sandboxed worker can write the run directory), but a path outside these is never deleted anyway.
+ */
+export function deletable(path: string, cacheRoot: string): boolean {
+  if (path.includes("/../") || path.endsWith("/..")) return false;
+  return path.startsWith(`${cacheRoot}/`) || /\/spot-(forwarder|egress)-[0-9a-f-]{8,}$/.test(path);
+}
+
+async function carryOut(lease: Lease, cacheRoot: string): Promise<Reclaimed> {
   const done: Reclaimed = { kind: lease.kind, what: lease.what };
   if (lease.kind === "process") {
     const ended: number[] = [];
@@ -126,7 +136,7 @@ async function carryOut(lease: Lease): Promise<Reclaimed> {
     }
     return { ...done, pids: ended };
   }
-  if (!lease.path) return done;
+  if (!lease.path || !deletable(lease.path, cacheRoot)) return done;
   if (lease.kind === "worktree" && lease.repo) {
     await dropWorktree(lease.repo, lease.path);
     return { ...done, path: lease.path, repo: lease.repo };
@@ -140,11 +150,11 @@ async function carryOut(lease: Lease): Promise<Reclaimed> {
  * of dead makers in it; returns what went. The caller holds whatever keeps a new owner off the ledger (the
  * run's lock), so nothing it removes can be taken again meanwhile.
  */
-export async function reclaimLedger(ledger: string): Promise<Reclaimed[]> {
+export async function reclaimLedger(ledger: string, cacheRoot: string): Promise<Reclaimed[]> {
   const out: Reclaimed[] = [];
   for (const { file, lease } of await readLeases(ledger)) {
     if (stampAlive(lease.owner)) continue;
-    out.push(await carryOut(lease));
+    out.push(await carryOut(lease, cacheRoot));
     await Deno.remove(file).catch(() => {});
   }
   // A lease write that a kill cut short leaves its temp file; it never became a lease. Only the holder of the

@@ -121,7 +121,7 @@ export class RunStore {
   async reclaim(runId: string): Promise<Reclaimed[]> {
     const left = await leftovers();
     if (!(await left.hasLeftovers(this.dir(runId)))) return [];
-    const reclaimed = await left.reclaimLedger(this.dir(runId));
+    const reclaimed = await left.reclaimLedger(this.dir(runId), this.paths.cacheRoot);
     if (reclaimed.length) {
       await this.event(runId, {
         type: "note",

@@ -52,7 +52,7 @@ Deno.test("a lease is on record from before its resource exists until it is rele
   assert.equal(await hasLeftovers(ledger), true);
   // Its owner (this process) still runs: it is in use, and nothing reclaims it.
   await Deno.mkdir(join(ledger, "x"));
-  assert.deepEqual(await reclaimLedger(ledger), []);
+  assert.deepEqual(await reclaimLedger(ledger, ledger), []);
   assert.ok((await Deno.stat(join(ledger, "x"))).isDirectory);
   await lease.release();
   assert.deepEqual(await readLeases(ledger), []);
@@ -89,7 +89,12 @@ Deno.test("reclaimLedger() removes what a dead owner left: its directory, its pr
   const liveIndex = tempIndexPath(ledger, "delta");
   await Deno.writeTextFile(liveIndex, "");
 
-  const reclaimed = await reclaimLedger(ledger);
+  // A lease naming a path outside spot's directories is struck off, and the path left alone.
+  const outside = await Deno.makeTempDir({ prefix: "not-spot-" });
+  await orphanLease(ledger, { kind: "dir", what: "forged", path: outside });
+  const reclaimed = (await reclaimLedger(ledger, ledger)).filter((r) => r.what !== "forged");
+  assert.ok((await Deno.stat(outside)).isDirectory, "a path outside spot's directories was deleted");
+  await Deno.remove(outside);
   assert.deepEqual(reclaimed.map((r) => r.kind).sort(), ["dir", "process", "process", "temp-index"]);
   assert.equal(await Deno.stat(dir).catch(() => null), null);
   assert.equal((await step).signal, "SIGKILL");
