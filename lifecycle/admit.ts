@@ -59,7 +59,24 @@ async function holders(ctx: SpotContext, by: string, except?: string): Promise<R
   const out: RunState[] = [];
   for (const s of (await ctx.store.all()).filter(holdsSlot)) {
     if (s.runId === except) continue;
-    if (onlyWhileWorked(s) && await reclaimIfStranded(ctx, s, by)) continue;
+    if (onlyWhileWorked(s) && await reclaimIfStranded(ctx, s, by).catch(() => false)) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+/**
+ * The runs holding slots as the next admission will count them, without changing any: a run whose owner is
+ * gone is left out, since that admission reclaims its slot (a job's coordinator plans its launches on this).
+ */
+export async function slotHolders(ctx: SpotContext): Promise<RunState[]> {
+  const out: RunState[] = [];
+  for (const s of (await ctx.store.all()).filter(holdsSlot)) {
+    if (onlyWhileWorked(s)) {
+      const glance = await probeRunLock(ctx.store.file(s.runId, ".lock")).catch(() => null);
+      glance?.release();
+      if (glance) continue;
+    }
     out.push(s);
   }
   return out;
