@@ -21,6 +21,14 @@ export function isConflict(error: unknown): boolean {
     e?.code === 10071;
 }
 
+/** Answers no retry changes: JetStream off, or the credentials not allowed to do it. */
+function isRefusal(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /jetstream not enabled|not enabled for account|authorization violation|permissions violation/i.test(
+    message,
+  );
+}
+
 export async function retrying<T>(
   what: string,
   fn: () => Promise<T>,
@@ -33,7 +41,7 @@ export async function retrying<T>(
       return await fn();
     } catch (error) {
       if (isConflict(error)) throw new KvConflict((error as Error).message);
-      if (options.signal?.aborted || Date.now() + pause > until) {
+      if (options.signal?.aborted || Date.now() + pause > until || isRefusal(error)) {
         const message = error instanceof Error ? error.message : String(error);
         throw new SpotError(
           "QUEUE_UNAVAILABLE",

@@ -48,18 +48,13 @@ async function typeOf(schema: z.ZodType, io: "input" | "output", name: string): 
     string,
     unknown
   >;
-  const text = await compile(json as never, name, {
+  return await compile(json as never, name, {
     bannerComment: "",
     additionalProperties: false,
     ignoreMinAndMaxItems: true,
     format: false,
     declareExternallyReferenced: true,
   });
-  // A one-line doc comment on one line: the generated files stay readable (and within 300 lines) as keys are added.
-  return text.replace(
-    /\/\*\*\n \* ([^\n]*)\n \*\/\n/g,
-    (_, line: string) => `/** ${line.replaceAll("*/", "* /")} */\n`,
-  );
 }
 
 /** File name under schemas/gen/ → its text, exactly as committed. */
