@@ -201,7 +201,18 @@ const JOB_COMMANDS: CommandSpec[] = [
       cli.verb(
         "job coordinate",
         o,
-        async (ctx) => (await graphs()).coordinateJob(ctx, text(o, "job")),
+        async (ctx) => {
+          // With a fleet configured the tasks' turns go to its executors (docs/fleet.md); else they run here.
+          const place = ctx.config.queue.backend === "nats"
+            ? await (await lazy<typeof import("../fleet/mod.ts")>("../fleet/mod.ts", import.meta.url))
+              .fleetPlacement(ctx)
+            : undefined;
+          try {
+            return await (await graphs()).coordinateJob(ctx, text(o, "job"), { place });
+          } finally {
+            await place?.close();
+          }
+        },
         { interruptible: true },
       ),
   },

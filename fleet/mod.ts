@@ -2,3 +2,4 @@
 export { runExecutor } from "./executor.ts";
 export { listExecutors, renderExecutors } from "./ls.ts";
 export { runOnFleet } from "./remote_run.ts";
+export { fleetPlacement } from "./placement.ts";

@@ -25,6 +25,7 @@ import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
 import type { TurnBudget } from "../worker/budget.ts";
 import type { JobBase } from "./launch/base.ts";
+import type { TaskPlacement } from "./launch/place.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -83,9 +84,12 @@ async function taskResult(
   task: JobTask,
   runId: string,
   budget: TurnBudget | undefined,
+  placed = false,
 ): Promise<{ result: TaskResult; repaired: boolean }> {
   const first = readResult(await finalText(ctx, runId), job.tasks, task);
   if (first.ok) return { result: first.result, repaired: false };
+  // A placed turn had its repair turn where the worker's session lives (graphs/launch/place.ts).
+  if (placed) throw new SpotError("RESULT_INVALID", `${first.problem} (after the executor's repair turn)`);
   const session = await sessionOf(ctx, runId);
   if (!session) throw new SpotError("RESULT_INVALID", `${first.problem} (no session to repair it in)`);
   await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });
@@ -206,18 +210,26 @@ async function judgeTask(
     // Research gets the CLI's web tools, to the job's hosts only; its result repair turn gets none.
     const hosts = webHostsOf(job, task);
     if (options.resume !== "judge") {
-      await runWorker(ctx, runId, {
+      const turn = {
         prompt: taskPrompt(job, task, options.before, await readNotes(ctx.paths, job.jobId)),
         readOnly,
         budget: options.budget,
         ...(hosts ? { web: { hosts } } : {}),
-      });
+      };
+      if (options.place) {
+        await options.place.turn(ctx, runId, {
+          turn,
+          verify: task.role === "builder",
+          jobResult: { tasks: job.tasks, task: task.id },
+          job: { jobId: job.jobId, task: task.id },
+        });
+      } else await runWorker(ctx, runId, turn);
     }
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
     if (wrote.violation) return wrote.violation;
-    const { result, repaired } = await taskResult(ctx, job, task, runId, options.budget);
+    const { result, repaired } = await taskResult(ctx, job, task, runId, options.budget, !!options.place);
     const { changed, violation } = repaired ? await ownershipCheck(ctx, task, runId) : wrote;
     if (violation) return violation;
     const summary = result.summary.slice(0, MAX_SUMMARY);
@@ -256,6 +268,8 @@ export interface TaskRunOptions {
   base?: JobBase;
   /** Its ports and compose project (graphs/launch/ports.ts), for its worker and its checks. */
   env?: Record<string, string>;
+  /** Where the worker's turn runs when not here (a fleet: graphs/launch/place.ts). */
+  place?: TaskPlacement;
   /** Taking over from a dead coordinator (graphs/reconcile.ts): the run exists; run its worker, or only judge. */
   resume?: "run" | "judge";
 }
