@@ -138,7 +138,9 @@ export async function followTask(
       ctx.progress?.(`run ${runId}: on executor ${status.executor} (attempt ${attempt})`);
     }
     if (ENDED.has(status.state)) return status;
-    if (status.state === "queued" && Date.now() - Date.parse(status.enqueuedAt) > claimTimeoutMs) {
+    // Queued since it was sent, or since its last attempt was given back or lost.
+    const since = Math.max(Date.parse(status.enqueuedAt), ...status.history.map((h) => Date.parse(h.at)));
+    if (status.state === "queued" && Date.now() - since > claimTimeoutMs) {
       const why = `no executor claimed it within ${ctx.config.queue.claimTimeoutSeconds} s`;
       await queue.cancel(taskId, why);
       throw new SpotError("FLEET_UNCLAIMED", `Task "${taskId}" of run "${runId}" was cancelled: ${why}`, {

@@ -28,6 +28,8 @@ export async function uploadCommit(
   const name = objectName(id, options.commit);
   if (await queue.objects.meta(name)) return id;
   const uploaded = (await queue.objects.list(`repo/${id}/`)).map((n) => n.split("/")[2]).slice(-MAX_BASES);
+  // Another run uploaded it since we looked (jobs start their tasks at once, from one commit).
+  if (uploaded.includes(options.commit)) return id;
   const have: string[] = [];
   for (const c of uploaded) {
     const r = await git(["merge-base", "--is-ancestor", c, options.commit], {

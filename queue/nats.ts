@@ -22,6 +22,8 @@ const TASKS_TTL_MS = 7 * 24 * 3_600_000;
 /** An executor that stopped announcing itself a day ago is gone from `spot executor ls`. */
 const EXECUTORS_TTL_MS = 24 * 3_600_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+const MIN_REQUEST_MS = 500;
+const MAX_REQUEST_MS = 5_000;
 /** A publish retried after a lost answer within this window is stored once (its message id is the task's). */
 const DEDUPE_MS = 120_000;
 
@@ -73,7 +75,14 @@ export async function openNatsQueue(config: QueueConfig, options: { client: stri
   const nc = await connectTo(config, options.client);
   try {
     const names = natsNames(config.prefix);
-    const jsm = await retrying("reach JetStream", () => jetstreamManager(nc, { checkAPI: true }), { where })
+    const leaseMs = config.leaseSeconds * 1000;
+    // A request lost in a server restart waits out its timeout before it is tried again: keep that well inside
+    // the lease, or every holder's heartbeat would stall past it.
+    const timeout = Math.min(MAX_REQUEST_MS, Math.max(MIN_REQUEST_MS, Math.floor(leaseMs / 4)));
+    const js = jetstream(nc, { timeout });
+    const jsm = await retrying("reach JetStream", () => jetstreamManager(nc, { checkAPI: true, timeout }), {
+      where,
+    })
       .catch((error) => {
         throw new SpotError(
           "QUEUE_UNAVAILABLE",
@@ -89,8 +98,7 @@ export async function openNatsQueue(config: QueueConfig, options: { client: stri
         storage: StorageType.File,
         duplicate_window: nanos(DEDUPE_MS),
       }), { where });
-    const leaseMs = config.leaseSeconds * 1000;
-    const kvm = new Kvm(nc);
+    const kvm = new Kvm(js);
     const tasks = await retrying(
       "create the status bucket",
       () => kvm.create(names.tasks, { history: 1, ttl: TASKS_TTL_MS, storage: StorageType.File }),
@@ -103,14 +111,14 @@ export async function openNatsQueue(config: QueueConfig, options: { client: stri
     );
     const objects = await retrying(
       "create the object store",
-      () => new Objm(nc).create(names.objects, { storage: StorageType.File }),
+      () => new Objm(js).create(names.objects, { storage: StorageType.File }),
       { where },
     );
     return composeQueue({
       backend: "nats",
       where,
       leaseMs,
-      stream: new NatsStream(jetstream(nc), jsm, names, leaseMs, where),
+      stream: new NatsStream(js, jsm, names, leaseMs, where),
       kv: new NatsKv(tasks, where),
       objects: new NatsObjects(objects, where),
       executors: natsExecutors(executors, where),

@@ -28,13 +28,32 @@ const result = (value: Record<string, unknown>) => ({
 export async function createJob(
   env: SpotEnv,
   repo: string,
-  options: { builders: number; sleepMs: Record<string, number>; reviewer?: boolean; concurrency?: number },
+  options: {
+    builders: number;
+    sleepMs: Record<string, number>;
+    reviewer?: boolean;
+    concurrency?: number;
+    /** Builders whose worker, once started, writes its id to `started` and waits while `hold` exists. */
+    gates?: { started: string; hold: (id: string) => string | null };
+  },
 ): Promise<string> {
   const ids = builderIds(options.builders);
   const tasks: Record<string, unknown>[] = [];
   for (const id of ids) {
     const file = join(env.dir, `${id}.jsonl`);
+    const hold = options.gates?.hold(id);
+    const gate = hold
+      ? [{
+        op: "exec",
+        argv: [
+          "sh",
+          "-c",
+          `echo ${id} >> '${options.gates!.started}'; while [ -e '${hold}' ]; do sleep 0.05; done`,
+        ],
+      }]
+      : [];
     await writeEpisode(file, [
+      ...gate,
       { op: "sleep", ms: options.sleepMs[id] ?? options.sleepMs.all ?? 0 },
       { op: "write", path: `${id}/f.ts`, content: `${id} done\n` },
       result({ summary: `${id} written`, changedFiles: [`${id}/f.ts`] }),

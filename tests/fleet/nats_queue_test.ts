@@ -2,7 +2,8 @@
 import { openNatsQueue } from "../../queue/nats.ts";
 import { QueueConfig } from "../../schemas/config.ts";
 import { type NatsServer, startNats } from "./nats_server.ts";
-import { queueContract } from "./queue_contract.ts";
+import assert from "node:assert/strict";
+import { item, queueContract } from "./queue_contract.ts";
 
 let server: NatsServer | null = null;
 let n = 0;
@@ -25,5 +26,44 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await server?.stop();
+  },
+});
+
+Deno.test({
+  name: "queue nats: a holder that heartbeats through a server restart keeps its task and completes it once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const own = await startNats();
+    const config = QueueConfig.parse({ backend: "nats", url: own.url, prefix: "RESTART", leaseSeconds: 3 });
+    const a = await openNatsQueue(config, { client: "holder" });
+    const b = await openNatsQueue(config, { client: "other" });
+    try {
+      await a.enqueue(item("t-restart"));
+      const fit = { profiles: ["replay"], sandbox: "none" as const };
+      const held = await a.claim("a", fit, { waitMs: 3_000 });
+      assert.ok(held);
+      let beating = true;
+      const beats: string[] = [];
+      const beat = (async () => {
+        while (beating) {
+          beats.push(await held.heartbeat().catch((e) => `error ${e.message}`));
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      })();
+      await own.restart({ downMs: 500 });
+      // Three leases after the restart, nobody else got it.
+      const stolen = await b.claim("b", fit, { waitMs: 9_000 });
+      beating = false;
+      await beat;
+      assert.equal(stolen, null, `redelivered after the restart (beats: ${beats.join(", ")})`);
+      assert.equal(beats.at(-1), "held");
+      assert.equal(await held.complete({ record: "r" }), true);
+      assert.equal((await b.status("t-restart"))?.state, "done");
+    } finally {
+      await a.close();
+      await b.close();
+      await own.stop();
+    }
   },
 });

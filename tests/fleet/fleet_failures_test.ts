@@ -1,0 +1,194 @@
+/**
+ * docs/fleet.md's failures, each made to happen during one job of twelve tasks (eleven builders and a reviewer)
+ * on three executors with their own state, cache, config and HOME, over a loopback nats-server with a 3-second
+ * lease:
+ *
+ * - the NATS server restarts while the first builders run;
+ * - an executor is killed (-9) while a worker's turn is under way (a gated builder, `b0`);
+ * - an executor is killed (-9) after a builder's verification, before it completed the task (`b1`);
+ * - an executor is paused (SIGSTOP: a partition) while it holds a worker's turn (`b2`), resumed after another
+ *   executor finished the task;
+ * - an executor is paused after a builder's verification (`b3`) and resumed after another finished it: it
+ *   returns late, and its result is not taken.
+ *
+ * Every task is taken over once and integrated once; the killed executors, started again, discard what their
+ * dead attempts left; the paused ones stop their stale attempts (lease lost) or have them refused.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openNatsQueue } from "../../queue/nats.ts";
+import type { TaskStatus } from "../../queue/item.ts";
+import type { Queue } from "../../queue/types.ts";
+import { QueueConfig } from "../../schemas/config.ts";
+import {
+  type Machine,
+  machine,
+  type RunningExecutor,
+  startExecutor,
+  stopExecutor,
+  until,
+} from "./fleet_helpers.ts";
+import { assertOnceAndIntegrate, createJob, jobRepo, startJob, waitJob } from "./fleet_job.ts";
+import { startNats } from "./nats_server.ts";
+
+const GATED = ["b0", "b1", "b2", "b3"];
+
+interface Fleet {
+  machines: Map<string, Machine>;
+  running: Map<string, RunningExecutor>;
+}
+
+async function restart(fleet: Fleet, name: string): Promise<void> {
+  fleet.running.set(name, await startExecutor(fleet.machines.get(name)!, ["--capacity", "2"]));
+}
+
+Deno.test({
+  name: "fleet failures: kill -9 mid-turn and after verification, a server restart, a partition and a late " +
+    "result; twelve tasks each taken over and integrated once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const nats = await startNats();
+    const fleet: Fleet = { machines: new Map(), running: new Map() };
+    let queue: Queue | null = null;
+    try {
+      const origin = await machine("origin", nats.url, { maxConcurrentRuns: 16 });
+      for (const name of ["e1", "e2", "e3"]) {
+        fleet.machines.set(name, await machine(name, nats.url));
+        await restart(fleet, name);
+      }
+      queue = await openNatsQueue(QueueConfig.parse({ backend: "nats", url: nats.url }), { client: "test" });
+      const q = queue;
+      const started = join(origin.dir, "started.log");
+      const hold = (id: string) => join(origin.dir, `hold-${id}`);
+      for (const id of GATED) await Deno.writeTextFile(hold(id), "");
+      const repo = await jobRepo(origin, 11);
+      const jobId = await createJob(origin, repo, {
+        builders: 11,
+        sleepMs: { all: 1500 },
+        gates: { started, hold: (id) => GATED.includes(id) ? hold(id) : null },
+      });
+      await startJob(origin, repo, jobId);
+
+      const taskOf = async (id: string) =>
+        JSON.parse(await Deno.readTextFile(join(origin.stateDir, "runs", `${jobId}.${id}`, "state.json")))
+          .fleet?.taskId as string | undefined;
+      const status = async (id: string): Promise<TaskStatus | null> => {
+        const t = await taskOf(id).catch(() => undefined);
+        return t ? await q.status(t) : null;
+      };
+      const runningOn = async (id: string) => {
+        let s: TaskStatus | null = null;
+        await until(`${id} to be claimed`, async () => (s = await status(id))?.state === "running", 120_000);
+        return s!;
+      };
+      const turnStarted = (id: string, times: number) =>
+        until(`${id}'s worker to start (${times})`, async () => {
+          const text = await Deno.readTextFile(started).catch(() => "");
+          return text.split("\n").filter((l) => l === id).length >= times;
+        }, 120_000);
+      const attemptDir = (s: TaskStatus) =>
+        join(fleet.machines.get(s.executor!)!.stateDir, "runs", `${s.taskId}.a${s.attempt}`);
+      const verifiedThenStop = async (id: string): Promise<TaskStatus> => {
+        const s = await runningOn(id);
+        await Deno.remove(hold(id));
+        await until(`${id} verified on ${s.executor}`, async () => {
+          return await Deno.stat(join(attemptDir(s), "verification.json")).then(() => true, () => false);
+        }, 120_000);
+        Deno.kill(fleet.running.get(s.executor!)!.pid, "SIGSTOP");
+        const now = await status(id);
+        assert.equal(
+          now?.state,
+          "running",
+          `${id} completed before it could be stopped: the test missed its window`,
+        );
+        assert.equal(now?.attempt, s.attempt);
+        return s;
+      };
+      const doneElsewhere = async (id: string, stale: TaskStatus) => {
+        await until(
+          `${id} done by another attempt`,
+          async () => (await status(id))?.state === "done",
+          120_000,
+        );
+        const end = await status(id);
+        assert.ok(end!.attempt > stale.attempt, `${id} ended by attempt ${end!.attempt}`);
+      };
+
+      // A server restart while the first builders run: calls wait it out, nothing is lost.
+      await until("three tasks running", async () => {
+        const ids = ["b4", "b5", "b6", "b7", "b8", "b9", "b10"];
+        return (await Promise.all(ids.map(status))).filter((s) => s?.state === "running").length >= 3;
+      }, 120_000);
+      await nats.restart({ downMs: 500 });
+
+      // kill -9 mid-turn: the task goes to another attempt after the lease; the dead one's leftovers go when
+      // its executor starts again.
+      const b0 = await runningOn("b0");
+      await turnStarted("b0", 1);
+      const killed = fleet.running.get(b0.executor!)!;
+      Deno.kill(killed.pid, "SIGKILL");
+      await killed.done;
+      await Deno.remove(hold("b0"));
+      await restart(fleet, b0.executor!);
+      assert.equal(
+        await Deno.stat(attemptDir(b0)).then(() => true, () => false),
+        false,
+        "the dead attempt's run was not discarded",
+      );
+
+      // kill -9 after verification, before completing.
+      const b1 = await verifiedThenStop("b1");
+      const stopped = fleet.running.get(b1.executor!)!;
+      Deno.kill(stopped.pid, "SIGKILL");
+      await stopped.done;
+      await restart(fleet, b1.executor!);
+
+      // A partition: the executor holding b2's turn pauses; another executor does b2; the paused one resumes.
+      const b2 = await runningOn("b2");
+      await turnStarted("b2", 1);
+      const paused = fleet.running.get(b2.executor!)!;
+      Deno.kill(paused.pid, "SIGSTOP");
+      await Deno.remove(hold("b2"));
+      await doneElsewhere("b2", b2);
+      Deno.kill(paused.pid, "SIGCONT");
+
+      // A slow executor whose lease expired after its verification comes back with a result: not taken.
+      const b3 = await verifiedThenStop("b3");
+      await doneElsewhere("b3", b3);
+      const slow = fleet.running.get(b3.executor!)!;
+      Deno.kill(slow.pid, "SIGCONT");
+
+      const done = await waitJob(origin, repo, jobId);
+      assert.equal(done.code, 0, done.stdout + done.stderr);
+      for (const [stale, who] of [[b2, paused], [b3, slow]] as const) {
+        await until(
+          `the stale attempt of ${stale.taskId} to stop`,
+          () =>
+            Promise.resolve(
+              who.stderr.some((l) =>
+                l.startsWith(`task ${stale.taskId}: `) && /"kind":"(refused|aborted)"/.test(l)
+              ),
+            ),
+          30_000,
+        );
+        assert.ok(
+          !who.stderr.some((l) => l.startsWith(`task ${stale.taskId}: `) && l.includes('"kind":"completed"')),
+          `the stale attempt of ${stale.taskId} completed`,
+        );
+      }
+      await assertOnceAndIntegrate(origin, repo, jobId, 11);
+    } finally {
+      for (const e of fleet.running.values()) {
+        try {
+          Deno.kill(e.pid, "SIGCONT");
+        } catch {
+          // gone
+        }
+        await stopExecutor(e, "SIGINT");
+      }
+      await queue?.close();
+      await nats.stop();
+    }
+  },
+});
