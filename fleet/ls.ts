@@ -1,11 +1,17 @@
 /** `spot executor ls`: every executor the queue knows, with its capacity, load and last heartbeat. */
 import type { ExecutorSeen } from "../queue/item.ts";
 import { openQueue } from "../queue/open.ts";
+import type { QueueConfig } from "../schemas/config.ts";
 import type { SpotContext } from "../store/context.ts";
 import { hostName } from "./fit.ts";
 
-export async function listExecutors(ctx: SpotContext): Promise<{ where: string; executors: ExecutorSeen[] }> {
-  const queue = await openQueue(ctx.config.queue, {
+export function listExecutors(ctx: SpotContext): Promise<{ where: string; executors: ExecutorSeen[] }> {
+  return listOn(ctx.config.queue);
+}
+
+/** The executors on the configured queue (the dashboard's fleet page asks this too). */
+export async function listOn(config: QueueConfig): Promise<{ where: string; executors: ExecutorSeen[] }> {
+  const queue = await openQueue(config, {
     client: `spot ls ${hostName()}`,
     doing: "list executors",
   });

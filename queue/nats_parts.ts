@@ -119,14 +119,24 @@ function closeQuietly(file: Deno.FsFile): void {
 export class NatsObjects implements QueueObjects {
   constructor(private readonly os: ObjectStore, private readonly where: string) {}
   async put(name: string, file: string, meta: Record<string, string> = {}) {
-    await retrying(`store "${name}"`, async () => {
-      const handle = await Deno.open(file);
-      try {
-        await this.os.put({ name, metadata: meta }, handle.readable);
-      } finally {
-        closeQuietly(handle);
-      }
-    }, { where: this.where });
+    const once = () =>
+      retrying(`store "${name}"`, async () => {
+        const handle = await Deno.open(file);
+        try {
+          await this.os.put({ name, metadata: meta }, handle.readable);
+        } finally {
+          closeQuietly(handle);
+        }
+      }, { where: this.where });
+    try {
+      await once();
+    } catch (error) {
+      if (!(error instanceof KvConflict)) throw error;
+      // Another writer stored the same name at the same moment: names are content (a commit, an attempt), so
+      // theirs is as good as ours once it is there.
+      if (await this.meta(name)) return;
+      await once();
+    }
   }
   async get(name: string, file: string) {
     return await retrying(`fetch "${name}"`, async () => {

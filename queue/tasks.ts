@@ -70,7 +70,14 @@ export async function createStatus(kv: KvLike, item: WorkItem): Promise<TaskStat
     history: [],
     writeId: fresh(),
   };
-  await kv.create(item.taskId, JSON.stringify(status));
+  try {
+    await kv.create(item.taskId, JSON.stringify(status));
+  } catch (error) {
+    // A create whose answer was lost and was tried again finds its own record: that is success.
+    if (!(error instanceof KvConflict) || (await readStatus(kv, item.taskId))?.writeId !== status.writeId) {
+      throw error;
+    }
+  }
   return status;
 }
 

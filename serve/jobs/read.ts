@@ -63,6 +63,8 @@ export interface TaskView {
   /** The run's worker usage and cost, once a worker turn has ended; null before (unknown, not zero). */
   usage: Usage | null;
   costUsd: number | null;
+  /** The executor whose attempt the run took over, when its turn ran on the fleet (docs/fleet.md). */
+  executor?: string | null;
 }
 
 export interface JobView extends JobRow {
@@ -177,6 +179,7 @@ async function taskView(
     elapsedMs: start !== null && end !== null ? Math.max(0, end - start) : null,
     usage: turned ? { ...run.workerUsage } : null,
     costUsd: turned && typeof run.workerCostUsd === "number" ? run.workerCostUsd : null,
+    executor: typeof run?.fleet?.executor === "string" ? run.fleet.executor : null,
   };
 }
 

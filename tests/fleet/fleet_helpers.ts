@@ -6,6 +6,10 @@
 import { join } from "node:path";
 import { type ProcessResult, spawnProcess } from "../../sandbox/spawn.ts";
 import { CLI, ROOT, spot, type SpotEnv, spotEnv } from "../helpers.ts";
+import { createApp } from "../../serve/app.ts";
+import { Config } from "../../schemas/config.ts";
+import { resolvePaths } from "../../store/paths.ts";
+import { runIndexFor } from "../../store/index_shared.ts";
 
 export interface Machine extends SpotEnv {
   name: string;
@@ -97,3 +101,21 @@ export async function stopExecutor(
 }
 
 export { spot };
+
+/** The origin's dashboard as an app value (no port), its config pointing at the queue. */
+export function originDashboard(m: Machine, url: string) {
+  const paths = resolvePaths((n) => m.env[n]);
+  const app = createApp({
+    paths,
+    config: Config.parse({ queue: { backend: "nats", url, leaseSeconds: 3 } }),
+    env: (n) => m.env[n],
+    index: runIndexFor(paths),
+    binding: { hostname: "127.0.0.1", port: 7317 },
+    csrfToken: "token",
+    onError: () => {},
+  });
+  return async (path: string) => {
+    const res = await app.request(`http://127.0.0.1:7317${path}`);
+    return { status: res.status, body: await res.text() };
+  };
+}

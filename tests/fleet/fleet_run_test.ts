@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeRepo, sh, writeEpisode, writeJson } from "../helpers.ts";
-import { machine, spot, startExecutor, stopExecutor } from "./fleet_helpers.ts";
+import { machine, originDashboard, spot, startExecutor, stopExecutor } from "./fleet_helpers.ts";
 import { startNats } from "./nats_server.ts";
 import { openNatsQueue } from "../../queue/nats.ts";
 import { QueueConfig } from "../../schemas/config.ts";
@@ -60,6 +60,7 @@ Deno.test({
         assert.equal(ran.json.status, "reviewing");
         assert.equal(ran.json.passed, true);
         const inspect = await spot(origin, repo, "inspect", "--id", runId);
+        assert.equal(inspect.json.executor, "e1");
         const state = inspect.json.state as Record<string, unknown>;
         assert.equal((state.fleet as Record<string, unknown>).executor, "e1");
         assert.equal((state.sandboxDetails as Record<string, unknown>).backend, "bwrap");
@@ -101,6 +102,21 @@ Deno.test({
         assert.equal(integrated.code, 0, integrated.stderr);
         assert.match(await Deno.readTextFile(join(repo, "src/add.ts")), /a \+ b/);
         assert.match(await sh(repo, "git", "log", "-1", "--format=%s"), /fix add/);
+        // The origin's dashboard shows the executor and where the run ran; inspect names it too.
+        const dash = originDashboard(origin, nats.url);
+        const fleetJson = JSON.parse((await dash("/api/fleet")).body);
+        assert.deepEqual(fleetJson.executors.map((e: { name: string }) => e.name), ["e1"]);
+        assert.equal(fleetJson.executors[0].capacity, 8);
+        assert.deepEqual(fleetJson.runs[0], {
+          runId,
+          status: "integrated",
+          executor: "e1",
+          attempt: 1,
+          taskId: ran.json.taskId,
+        });
+        const page = await dash("/fleet");
+        assert.equal(page.status, 200);
+        assert.match(page.body, new RegExp(`${runId}[\\s\\S]*e1`));
         // The executor kept nothing of the attempt: its run and worktree were scratch.
         assert.deepEqual([...Deno.readDirSync(join(exec.stateDir, "runs"))].map((e) => e.name), []);
 

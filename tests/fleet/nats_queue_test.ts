@@ -21,15 +21,6 @@ queueContract("nats", async (leaseMs) => {
 });
 
 Deno.test({
-  name: "queue nats: the server stops",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    await server?.stop();
-  },
-});
-
-Deno.test({
   name: "queue nats: a holder that heartbeats through a server restart keeps its task and completes it once",
   sanitizeOps: false,
   sanitizeResources: false,
@@ -65,5 +56,38 @@ Deno.test({
       await b.close();
       await own.stop();
     }
+  },
+});
+
+Deno.test({
+  name: "queue nats: two origins storing one object at the same moment both succeed",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    server ??= await startNats();
+    const config = QueueConfig.parse({ backend: "nats", url: server.url, prefix: "RACE" });
+    const queues = await Promise.all(
+      [1, 2, 3, 4].map((i) => openNatsQueue(config, { client: `racer ${i}` })),
+    );
+    try {
+      const file = await Deno.makeTempFile();
+      await Deno.writeFile(file, new Uint8Array(3_000_000).fill(7));
+      const results = await Promise.allSettled(
+        queues.map((q) => q.objects.put("repo/x/same", file, { p: "" })),
+      );
+      assert.deepEqual(results.filter((r) => r.status === "rejected"), []);
+      assert.deepEqual(await queues[0].objects.meta("repo/x/same"), { p: "" });
+    } finally {
+      for (const q of queues) await q.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "queue nats: the server stops",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await server?.stop();
   },
 });
