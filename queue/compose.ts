@@ -28,7 +28,7 @@ import type {
   WorkStream,
 } from "./types.ts";
 
-/** How long an unfit delivery (it needs an OS sandbox this executor lacks) waits before it is offered again. */
+/** How long an unfit delivery (its sandbox is not this executor's) waits before it is offered again. */
 const UNFIT_DELAY_MS = 1_000;
 
 export interface QueueParts {
@@ -126,7 +126,9 @@ export function composeQueue(parts: QueueParts): Queue {
         return null;
       }
       const item = parsed.data;
-      if (item.sandbox === "os" && fit.sandbox !== "os") {
+      // An OS-sandboxed task never runs without one; and work without one goes only to an executor whose own
+      // config runs without one (a queue writer must not be able to switch an executor's sandbox off).
+      if (item.sandbox !== fit.sandbox) {
         await delivery.nak(UNFIT_DELAY_MS).catch(() => {});
         return null;
       }

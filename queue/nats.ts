@@ -96,22 +96,35 @@ export async function openNatsQueue(config: QueueConfig, options: { client: stri
         subjects: [names.subject(">")],
         retention: RetentionPolicy.Workqueue,
         storage: StorageType.File,
+        num_replicas: config.replicas,
         duplicate_window: nanos(DEDUPE_MS),
       }), { where });
     const kvm = new Kvm(js);
     const tasks = await retrying(
       "create the status bucket",
-      () => kvm.create(names.tasks, { history: 1, ttl: TASKS_TTL_MS, storage: StorageType.File }),
+      () =>
+        kvm.create(names.tasks, {
+          history: 1,
+          ttl: TASKS_TTL_MS,
+          storage: StorageType.File,
+          replicas: config.replicas,
+        }),
       { where },
     );
     const executors = await retrying(
       "create the executors' bucket",
-      () => kvm.create(names.executors, { history: 1, ttl: EXECUTORS_TTL_MS, storage: StorageType.File }),
+      () =>
+        kvm.create(names.executors, {
+          history: 1,
+          ttl: EXECUTORS_TTL_MS,
+          storage: StorageType.File,
+          replicas: config.replicas,
+        }),
       { where },
     );
     const objects = await retrying(
       "create the object store",
-      () => new Objm(js).create(names.objects, { storage: StorageType.File }),
+      () => new Objm(js).create(names.objects, { storage: StorageType.File, replicas: config.replicas }),
       { where },
     );
     return composeQueue({

@@ -207,6 +207,8 @@ export const QueueConfig = z.object({
     ),
   leaseSeconds: z.number().int().min(2).max(3600).default(30)
     .describe("An executor that stops heartbeating for this long loses its task, which another one redoes"),
+  replicas: z.number().int().min(1).max(5).default(1)
+    .describe("Copies JetStream keeps of spot's stream, buckets and object store: 3 on a three-node cluster"),
   claimTimeoutSeconds: z.number().int().min(1).max(86_400).default(600)
     .describe("A task no executor has claimed after this long is cancelled and fails FLEET_UNCLAIMED"),
 }).strict();

@@ -245,6 +245,10 @@ prefix: string
  */
 leaseSeconds: number
 /**
+ * Copies JetStream keeps of spot's stream, buckets and object store: 3 on a three-node cluster
+ */
+replicas: number
+/**
  * A task no executor has claimed after this long is cancelled and fails FLEET_UNCLAIMED
  */
 claimTimeoutSeconds: number

@@ -27,7 +27,7 @@ export function item(taskId: string, extra: Partial<WorkItem> = {}): WorkItem {
   };
 }
 
-const fit = { profiles: ["replay"], sandbox: "os" as const };
+const fit = { profiles: ["replay"], sandbox: "none" as const };
 async function digest(file: string): Promise<string> {
   const bytes = await Deno.readFile(file);
   return `${bytes.length}:${new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).join(",")}`;
@@ -69,12 +69,16 @@ export function queueContract(name: string, open: (leaseMs: number) => Promise<Q
     assert.equal(await q.claim("b", fit, { waitMs: 300 }), null);
   });
 
-  test("work goes only to an executor with its profile, and an OS-sandbox task only to one with a sandbox", async (q) => {
+  test("work goes only to an executor with its profile and its sandbox, OS or none", async (q) => {
     await q.enqueue(item("t-fit", { profile: "pi-cheap", sandbox: "os" }));
     assert.equal(await q.claim("x", { profiles: ["replay"], sandbox: "os" }, { waitMs: 300 }), null);
     assert.equal(await q.claim("y", { profiles: ["pi-cheap"], sandbox: "none" }, { waitMs: 300 }), null);
     const z = await q.claim("z", { profiles: ["pi-cheap"], sandbox: "os" }, { waitMs: 3_000 });
     assert.equal(z?.item.taskId, "t-fit");
+    await q.enqueue(item("t-bare", { profile: "pi-cheap", sandbox: "none" }));
+    assert.equal(await q.claim("z", { profiles: ["pi-cheap"], sandbox: "os" }, { waitMs: 300 }), null);
+    const y = await q.claim("y", { profiles: ["pi-cheap"], sandbox: "none" }, { waitMs: 3_000 });
+    assert.equal(y?.item.taskId, "t-bare");
   });
 
   test("a silent holder loses the task after the lease; its late result is refused", async (q) => {
