@@ -262,11 +262,14 @@ export async function attempt(
     aborted: !!ctx.signal?.aborted,
     idleSeconds: spec.idleMs / 1000,
   });
-  // A turn that finished on its own keeps its outcome, even when its last report crossed the budget.
-  const outcome: WorkerOutcome = overBudget && !judged.ok
+  // A spent budget fails the turn even when the worker finished before spot could stop it: a stream that
+  // reports its whole spend in one burst, just before it ends, spent it all the same.
+  const how = judged.ok ? "the worker finished over its budget" : "spot stopped the worker";
+  const outcome: WorkerOutcome = overBudget
     ? {
       ...judged,
-      failure: { code: "budget", class: "blocking", message: `spot stopped the worker: ${overBudget}` },
+      ok: false,
+      failure: { code: "budget", class: "blocking", message: `${how}: ${overBudget}` },
     }
     : judged;
   return { outcome, enforcement: launch.enforcement };
