@@ -40,6 +40,8 @@ export interface RunOptions {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree (a job reviewer's patch), read-only under the OS sandbox. */
+  attachments?: string[];
 }
 
 export async function runWorker(
@@ -72,6 +74,7 @@ export async function runWorker(
         readOnly: options.readOnly,
         budget: options.budget,
         web: options.web,
+        attachments: options.attachments,
       },
     );
     state = withTurn(state, "run", result);

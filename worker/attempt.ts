@@ -45,6 +45,8 @@ export interface TurnInput {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree, read-only (under the OS sandbox, nothing else of spot's). */
+  attachments?: string[];
 }
 
 interface Clock {
@@ -136,6 +138,7 @@ async function planAttempt(
     profile: { ...profile, adapter: state.adapter, provider: state.provider },
     timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
     web,
+    attachments: prompt.attachments,
   });
   if (sandbox.network?.mode === "unreachable") {
     return fail(
