@@ -66,7 +66,7 @@ export async function planStart(
   const layers = layersOf(buildersBefore(job.tasks, task), options.records);
   const startCommit = await composeStart(job.cwd, options.base.commit, layers, {
     scratchDir: jobFile(ctx.paths, job.jobId, "."),
-    identity: await userIdentity(job.cwd),
+    identity: () => userIdentity(job.cwd),
     taskId: task.id,
     jobId: job.jobId,
   });
@@ -155,8 +155,7 @@ async function builderContext(
   job: StoredJob,
   task: JobTask,
   dir: string,
-  plan: StartPlan,
-  options: ContextOptions,
+  options: ContextOptions & { checkoutCommit?: string },
 ): Promise<TurnContext> {
   const lines: string[] = [];
   const files: string[] = [];
@@ -165,7 +164,7 @@ async function builderContext(
     lines.push(`Your worktree starts from the job's base with the verified work of ${built.join(", ")}.`);
   }
   const previous = options.records[task.id]?.previous;
-  if (previous && plan.checkoutCommit) {
+  if (previous && options.checkoutCommit) {
     lines.push(
       `It holds your attempt ${previous.attempt}'s work as spot verified it: change it as the repair asks. ` +
         "Your result and spot's checks cover the whole task's change, that attempt's included.",
@@ -192,17 +191,19 @@ export async function turnContext(
 ): Promise<TurnContext> {
   const saved = await ctx.store.readJson<TurnContext>(options.runId, CONTEXT_FILE);
   if (saved) return saved;
+  // What the run was prepared with is on record; only a range is worked out again (a new coordinator's).
   const run = await ctx.store.load(options.runId);
-  const plan = options.plan ?? await planStart(ctx, job, task, options);
+  const range = options.plan?.range ??
+    (task.reviewBase ? (await planStart(ctx, job, task, options)).range : undefined);
   const dir = ctx.store.file(options.runId, "attachments");
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const context = task.role === "reviewer"
-    ? await reviewerContext(job, task, dir, plan.range?.from ?? options.base.commit, run.workerBaseRevision, {
+    ? await reviewerContext(job, task, dir, range?.from ?? options.base.commit, run.workerBaseRevision, {
       ...options,
-      range: plan.range,
+      range,
     })
     : task.role === "builder"
-    ? await builderContext(ctx, job, task, dir, plan, options)
+    ? await builderContext(ctx, job, task, dir, { ...options, checkoutCommit: run.checkoutCommit })
     : readerContext(job, task);
   await ctx.store.writeJson(options.runId, CONTEXT_FILE, context);
   return context;

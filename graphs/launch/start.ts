@@ -57,7 +57,8 @@ async function unmerged(cwd: string, indexFile: string): Promise<string[]> {
 export interface ComposeOptions {
   /** Where the temporary index goes. */
   scratchDir: string;
-  identity: Identity;
+  /** Who the commits spot makes are by (asked only when one is made). */
+  identity: () => Promise<Identity>;
   /** Names the task in the commits spot makes and in a conflict's message. */
   taskId: string;
   jobId: string;
@@ -95,7 +96,7 @@ export async function composeStart(
       const tree = await gitText(["write-tree"], { cwd, indexFile });
       tip = await gitText(["commit-tree", tree, "-p", tip, "-F", "-"], {
         cwd,
-        identity: options.identity,
+        identity: await options.identity(),
         stdinText:
           `spot: "${layer.id}"'s verified change, for task "${options.taskId}" of job ${options.jobId}\n`,
       });

@@ -46,7 +46,7 @@ async function commitOn(repo: string, parent: string, files: Record<string, stri
   return await sh(repo, "git", "rev-parse", "HEAD");
 }
 
-const ID = { name: "T", email: "t@example.invalid" };
+const ID = () => Promise.resolve({ name: "T", email: "t@example.invalid" });
 
 Deno.test("composeStart() follows a chain as is, merges a builder beside it, and names a conflict's files", async () => {
   const repo = await makeRepo({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n" });
