@@ -221,7 +221,10 @@ export async function retryLaunch(ctx: SpotContext, jobId: string, id: string) {
         `Cannot relaunch task "${id}" of job ${jobId}: it changed meanwhile`,
       );
     }
-    const tasks = { ...state.tasks, [id]: requeued(record, record.attempt ?? 1, { relaunched: true }) };
+    // The same attempt again: what it starts from stays what its launch had, not the launch that failed.
+    const { previous: _failed, ...fresh } = requeued(record, record.attempt ?? 1, { relaunched: true });
+    const again = record.previous ? { ...fresh, previous: record.previous } : fresh;
+    const tasks = { ...state.tasks, [id]: again };
     // The tasks its failed launch blocked wait for it again.
     for (const d of dependentsOf(job.tasks, id)) {
       if (tasks[d.id].state === "blocked" && !tasks[d.id].runId) {
