@@ -72,7 +72,8 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       tree: delta.tree,
       security: scan,
       locks,
-      commands: checks.commands,
+      // `code` is the original pi-worker's name for a check's exit code: kept beside spot's `exitCode`.
+      commands: checks.commands.map((c) => ({ ...c, code: c.exitCode })),
       outputTruncated: checks.outputTruncated,
       interrupted: checks.interrupted,
       revisionRound: state.revisionRound,

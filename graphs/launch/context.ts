@@ -84,7 +84,16 @@ async function diffFiles(cwd: string, from: string, to: string, file: string): P
 }
 
 async function stat(cwd: string, from: string, to: string): Promise<string[]> {
-  const out = await git(["diff", "--stat=100", "--no-renames", "--no-ext-diff", "--no-textconv", from, to, "--"], { cwd });
+  const out = await git([
+    "diff",
+    "--stat=100",
+    "--no-renames",
+    "--no-ext-diff",
+    "--no-textconv",
+    from,
+    to,
+    "--",
+  ], { cwd });
   const lines = out.stdout.split("\n").filter(Boolean);
   return lines.length > MAX_STAT_LINES
     ? [...lines.slice(0, MAX_STAT_LINES - 1), "  ...", lines.at(-1)!]

@@ -7,9 +7,9 @@
  * are TASK_BASE_CONFLICT, with the files, before the task's worker runs. Ownership keeps builders that do not
  * wait for each other to disjoint paths, so a job meets it only when its records were changed behind spot.
  */
-import { join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 import { git, gitText, type Identity } from "../../git/git.ts";
+import { tempIndexPath } from "../../git/temp_index.ts";
 import type { JobTask } from "../../schemas/job/task.ts";
 import type { TaskRecord } from "../store.ts";
 import { ancestors, topological } from "../validate.ts";
@@ -78,7 +78,7 @@ export async function composeStart(
       tip = layer.verified;
       continue;
     }
-    const indexFile = join(options.scratchDir, `.start-${crypto.randomUUID()}.index`);
+    const indexFile = tempIndexPath(options.scratchDir, "start");
     try {
       await git(["read-tree", "-m", "-i", "--aggressive", layer.start, tip, layer.verified], {
         cwd,
