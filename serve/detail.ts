@@ -42,6 +42,8 @@ export interface RunDetail {
   logTail: string[];
   /** The job whose task this run is (`<JOB>.<task>`), when that job is on record. */
   job: { jobId: string; taskId: string } | null;
+  /** When the files were read: an active run's current phase lasts until then. */
+  readAt?: Date;
 }
 
 type Json = Record<string, unknown>;
@@ -129,6 +131,7 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
   if (logTail.length === 0 && state.origin) logTail = await tailLog(join(dir, PI_EVENTS_FILE));
   return {
     state,
+    readAt: new Date(),
     goal: task ? str(task.goal) : null,
     allowedPaths: arr(task?.allowedPaths).map((p) => str(p)),
     verificationPassed: typeof verification?.passed === "boolean" ? verification.passed : null,

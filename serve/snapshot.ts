@@ -13,6 +13,7 @@ import { renderStaticPage } from "./views/page.ts";
 import { renderRunsPanel } from "./views/runs.ts";
 import { listJobs, readJob } from "./jobs/read.ts";
 import { renderJobsSnapshot } from "./jobs/snapshot_view.ts";
+import { renderPlotsPanel } from "./plots/runs_plots.ts";
 
 /** The newest runs the file holds, each with its details; older ones are counted, not shown. */
 export const SNAPSHOT_ROWS = 200;
@@ -54,6 +55,7 @@ export async function renderSnapshot(
   const html = await renderStaticPage(
     {
       runs: renderRunsPanel(view),
+      plots: await renderPlotsPanel({ entries: await dashboard.plotted() }),
       jobs: renderJobsSnapshot(jobs, listed.total, shownRuns),
       connections: renderConnections(connections),
     },
