@@ -103,7 +103,11 @@ export function renderFilters(q: DashQuery, t: IndexTotals): Html {
         q.status,
         "all statuses",
       )}</select></label>
-      <noscript><button type="submit">Apply</button></noscript>
+      ${q.static
+        ? html`<input type="hidden" name="static" value="1"><button type="submit">Apply</button>`
+        : html`
+          <noscript><button type="submit">Apply</button></noscript>
+        `}
     </form>
   `;
 }

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 /** The boxes an element must stay inside. */
 const BOXES = ".panel, .card, figure, td, th, li, dd, .detail-part, .node, header.top, .job-snapshot";
 /** Boxes meant to scroll what they hold. */
-const SCROLLERS = "pre.log, .table-wrap, .graph";
+const SCROLLERS = "pre.log, .table-wrap, .graph, .chart-graph";
 
 export function layoutProblems(page: Page, root = "body"): Promise<string[]> {
   return page.evaluate(([root, boxes, scrollers]) => {
