@@ -44,6 +44,8 @@ export interface RunDetail {
   job: { jobId: string; taskId: string } | null;
   /** When the files were read: an active run's current phase lasts until then. */
   readAt?: Date;
+  /** False where only the numbers of its time per phase are shown (the offline file's older runs). */
+  phaseChart?: boolean;
 }
 
 type Json = Record<string, unknown>;

@@ -11,35 +11,40 @@ import { figure, taskCharts } from "./figure.ts";
 import { kindColors } from "./palette.ts";
 import { maxConcurrency, type PhaseTime, type Segment, SEGMENT_KINDS } from "./phases.ts";
 
-async function drawPhases(phases: readonly PhaseTime[], runId: string): Promise<Html> {
+async function drawPhases(phases: readonly PhaseTime[], runId: string, chart: boolean): Promise<Html> {
   if (phases.length === 0) return html`<p class="muted">No time recorded yet.</p>`;
   const total = phases.reduce((n, p) => n + p.ms, 0);
   const longest = [...phases].sort((a, b) => b.ms - a.ms)[0];
-  return figure({
-    name: "phases",
-    id: `phases-${runId}`,
-    title: "",
-    note: "how long the run stayed in each status",
-    summary: `${duration(total)} in all; the longest in ${longest.phase} (${duration(longest.ms)}).`,
-    table: html`
-      <table class="chart-table" data-phases>
-        <thead>
-          <tr>
-            <th>Status</th>
-            <th>Time</th>
-          </tr>
-        </thead>
-        <tbody>${phases.map((p) =>
-          html`
-            <tr data-phase="${p.phase}" data-ms="${String(p.ms)}">
-              <td>${p.phase}</td>
-              <td class="num">${duration(p.ms)}</td>
+  return figure(
+    {
+      name: "phases",
+      id: `phases-${runId}`,
+      title: "",
+      note: "how long the run stayed in each status",
+      summary: `${duration(total)} in all; the longest in ${longest.phase} (${duration(longest.ms)}).`,
+      table: html`
+        <table class="chart-table" data-phases>
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th>Time</th>
             </tr>
-          `
-        )}</tbody>
-      </table>
-    `,
-  }, (await taskCharts()).phaseChart(phases));
+          </thead>
+          <tbody>${phases.map((p) =>
+            html`
+              <tr data-phase="${p.phase}" data-ms="${String(p.ms)}">
+                <td>${p.phase}</td>
+                <td class="num">${duration(p.ms)}</td>
+              </tr>
+            `
+          )}</tbody>
+        </table>
+      `,
+    },
+    chart
+      ? (await taskCharts()).phaseChart(phases)
+      : html`<p class="muted">(numbers only: the file draws this for its newest runs)</p>`,
+  );
 }
 
 async function drawTimeline(job: JobView): Promise<Html | string> {
@@ -140,8 +145,9 @@ async function drawGraph(
 }
 
 /** A run's time per status. */
-export function phaseFigure(phases: readonly PhaseTime[], runId: string): Html {
-  return html`${drawPhases(phases, runId)}`;
+/** A run's time per status; with `chart: false`, its sentence and numbers without the picture. */
+export function phaseFigure(phases: readonly PhaseTime[], runId: string, o: { chart?: boolean } = {}): Html {
+  return html`${drawPhases(phases, runId, o.chart ?? true)}`;
 }
 
 /** A job's timeline; nothing before a task has started. */

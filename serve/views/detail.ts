@@ -174,7 +174,9 @@ ${section("Transitions", transitions(d))}
 ${
     section(
       "Time per phase",
-      phaseFigure(runPhases(s.transitions, d.readAt ?? new Date(s.updatedAt), s.status), s.runId),
+      phaseFigure(runPhases(s.transitions, d.readAt ?? new Date(s.updatedAt), s.status), s.runId, {
+        chart: d.phaseChart,
+      }),
     )
   }
 ${section("Verification", checks(d))}
