@@ -23,6 +23,7 @@ import { renderLivePage } from "./views/page.ts";
 import { renderRunsPanel, RowCache } from "./views/runs.ts";
 import { renderPlotsPanel } from "./plots/runs_plots.ts";
 import { PlotCache } from "./plots/plot_cache.ts";
+import { loadCharts } from "./plots/figure.ts";
 import { cleanTransitions, runPhases } from "./plots/phases.ts";
 import { loadRunDetail } from "./detail.ts";
 import { RUN_ID_PATTERN } from "../schemas/constants.ts";
@@ -82,6 +83,8 @@ export function createApp(deps: AppDeps): Hono {
   /** The plots panel, drawn again only when the index changed (and not too often; plots/plot_cache.ts). */
   async function plots(q: DashQuery): Promise<Html> {
     await deps.index.refresh();
+    // Loaded before the cache times a drawing: the one-off import is not what spaces drawings out.
+    await loadCharts();
     const view = { ...q, expand: [], page: 1 };
     return raw(
       await plotCache.get(dashHref(view), deps.index.generation(), async () =>

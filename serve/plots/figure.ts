@@ -23,10 +23,14 @@ export function taskCharts(): Promise<typeof import("./task_charts.ts")> {
   return jobCharts;
 }
 
-/** Starts loading the charts in the background, so the first page a person opens does not wait for them. */
+/** Loads every chart module (once); `spot serve` starts it early, so the first page does not wait for it. */
+export async function loadCharts(): Promise<void> {
+  await Promise.all([charts(), taskCharts()]);
+}
+
+/** Starts loading the charts in the background. */
 export function preloadCharts(): void {
-  charts().catch(() => {});
-  taskCharts().catch(() => {});
+  loadCharts().catch(() => {});
 }
 
 export interface LegendItem {

@@ -8,6 +8,8 @@ import type { Html } from "../views/format.ts";
 
 /** Drawing may take at most 1/GAP_FACTOR of the server's time while runs change. */
 export const GAP_FACTOR = 5;
+/** However slow a drawing was, the plots are at most this stale while runs change. */
+export const MAX_GAP_MS = 10_000;
 /** Views kept at once: the day and week periods of a few filters. */
 const MAX_VIEWS = 8;
 const PANEL_TAG = '<section class="panel plots"';
@@ -28,7 +30,7 @@ export class PlotCache {
   async get(view: string, generation: string, render: () => Promise<Html>): Promise<string> {
     const last = this.#views.get(view);
     if (last?.generation === generation) return last.html;
-    const wait = last ? Math.ceil(last.at + GAP_FACTOR * last.ms - this.now()) : 0;
+    const wait = last ? Math.ceil(last.at + Math.min(MAX_GAP_MS, GAP_FACTOR * last.ms) - this.now()) : 0;
     if (last && wait > 0) return last.html.replace(PANEL_TAG, `${PANEL_TAG} data-stale-ms="${wait}"`);
     return (await this.#draw(view, generation, render)).html;
   }

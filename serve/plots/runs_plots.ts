@@ -204,7 +204,9 @@ export async function renderPlotsPanel(v: PlotsView): Promise<Html> {
       <span class="muted">(${int(s.older)} older run(s) not plotted)</span>
     `
     : "";
-  return html`<section class="panel plots" id="plots" aria-label="Plots" data-runs="${String(s.runs)}">
+  return html`<section class="panel plots" id="plots" aria-label="Plots" data-runs="${
+    String(s.runs)
+  }" data-older="${String(s.older)}">
 <div class="panel-head"><h2>Over time</h2>${switcher}${older}</div>
 ${
     s.runs === 0
