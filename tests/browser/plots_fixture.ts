@@ -109,8 +109,11 @@ function longRun(): RunState {
 function taskRun(task: string, start: string, worker: string, checks: string | null, end: string): RunState {
   const steps: [string, string][] = [["prepared", start], ["running", worker]];
   if (checks) steps.push(["verifying", checks]);
-  steps.push(["integrated", end]);
+  // A read-only task's run (no checks) ends succeeded; a builder's is integrated with its job.
+  const last = checks ? "integrated" : "succeeded";
+  steps.push([last, end]);
   return fixtureState(`${JOB_ID}.${task}`, {
+    status: last,
     profile: "replay",
     adapter: "replay",
     workerCostUsd: 0,
