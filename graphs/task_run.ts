@@ -173,6 +173,7 @@ async function prepareTask(
     profile: task.model?.profile ?? job.config.profile,
     model: task.model?.id,
     sandbox: job.config.sandbox,
+    owner: { kind: "job", jobId: job.jobId, task: task.id },
     selectWorker: false,
     selectModel: false,
   });
