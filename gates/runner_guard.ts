@@ -7,7 +7,12 @@
  */
 import { join } from "../base/path.ts";
 import { listTree } from "../git/tree_list.ts";
-import { outsidePath, PYTHON_GUARD_DIR, pythonGuardEnv, treePathDirs } from "../isolation/runner_guard.ts";
+import {
+  outsidePath,
+  PYTHON_GUARD_DIR,
+  pythonGuardEnv,
+  treePathDirs,
+} from "../isolation/runner_guard/runner_guard.ts";
 import { realPathOrNull } from "../sandbox/host_paths.ts";
 import type { DependencyRecord } from "../schemas/dependency_record.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -16,8 +21,8 @@ import type { VerifyCommandSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { LockIssue } from "../verify/locked.ts";
 import type { ChangedFile } from "../verify/parse_diff.ts";
-import { argvModules, PYTHON_RUNNER_MODULES } from "../verify/python_names.ts";
-import { protectedPythonNames, shadowIssues, treeOwnedNames } from "../verify/shadowing.ts";
+import { argvModules, PYTHON_RUNNER_MODULES } from "../verify/shadow/python_names.ts";
+import { protectedPythonNames, shadowIssues, treeOwnedNames } from "../verify/shadow/shadowing.ts";
 import { resolveRunner } from "../workspace/runner.ts";
 
 /** Paths as given and as real paths, each once. */

@@ -29,6 +29,18 @@ export interface ViewBind {
   to: string;
 }
 
+/** The view in the two forms a sandbox can show it. */
+export interface GitView {
+  /** For a backend that mounts (bwrap): read-only binds that put the view in the real common dir's place. */
+  binds: ViewBind[];
+  /**
+   * For a backend that only grants reads by path (Seatbelt): what to grant (the view, the objects, the refs
+   * git reads through the worktree's `commondir` file, the worktree's own git dir, never the common dir
+   * whole) and the variables that make git read the view's config and the real objects.
+   */
+  grants: { readOnly: string[]; env: Record<string, string> };
+}
+
 /** The core settings a sandboxed git may keep, and the values each may take. */
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0)$/i;
 const SAFE_KEYS: Record<string, RegExp> = {
@@ -121,14 +133,15 @@ async function writeHeadRef(layout: GitLayout, head: string, view: string): Prom
 }
 
 /**
- * Builds the view in `viewDir` (emptied first) and returns the read-only binds that show it in place of the
- * real common dir. Nothing of the real common dir is shown but `objects/` (and the alternates it names),
- * and the checkout's own git dir: a linked worktree's `worktrees/<name>`, or the main checkout's index.
+ * Builds the view in `viewDir` (emptied first) and returns how to show it in place of the real common dir.
+ * Mounted, nothing of the real common dir is shown but `objects/` (and the alternates it names) and the
+ * checkout's own git dir: a linked worktree's `worktrees/<name>`, or the main checkout's index. Granted by
+ * path, git also needs the real `refs/` and `packed-refs` (other branches' names, never a secret).
  */
 export async function buildGitView(
   layout: GitLayout,
   options: { viewDir: string; identity: Identity },
-): Promise<ViewBind[]> {
+): Promise<GitView> {
   const view = options.viewDir;
   await Deno.remove(view, { recursive: true }).catch(() => {});
   await Deno.mkdir(join(view, "refs", "heads"), { recursive: true, mode: 0o700 });
@@ -157,5 +170,20 @@ export async function buildGitView(
     await Deno.writeTextFile(join(view, "index"), "");
     binds.push({ from: join(gitDir, "index"), to: join(gitDir, "index") });
   }
-  return binds;
+  const objects = join(commonDir, "objects");
+  const refs = [join(commonDir, "refs"), join(commonDir, "packed-refs")];
+  const grants = {
+    readOnly: [view, ...binds.slice(1).map((b) => b.to), ...refs.filter((p) => exists(p))],
+    env: { GIT_COMMON_DIR: view, GIT_OBJECT_DIRECTORY: objects },
+  };
+  return { binds, grants };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -15,7 +15,7 @@ import { combine } from "./enforcement.ts";
 import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
 import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
 import { buildStepPolicy } from "./step_policy.ts";
-import { PYTHON_GUARD_DIR } from "./runner_guard.ts";
+import { PYTHON_GUARD_DIR } from "./runner_guard/runner_guard.ts";
 
 const exists = (path: string) => {
   try {
@@ -90,10 +90,9 @@ export async function checkLaunch(
         kind: "check",
         cwd,
         tools: resolveTools([command.argv[0]], host.home),
+        binds,
         // spot's Python guard (one sitecustomize.py), which the checks' PYTHONPATH names.
-        binds: exists(PYTHON_GUARD_DIR)
-          ? [...binds, { from: PYTHON_GUARD_DIR, to: PYTHON_GUARD_DIR }]
-          : binds,
+        spotFiles: exists(PYTHON_GUARD_DIR) ? [PYTHON_GUARD_DIR] : [],
         home: { path: CHECK_HOME },
         env: checkEnv(ctx, command),
         network: { mode: "none" },

@@ -8,7 +8,7 @@ import { dirname, fromFileUrl, isAbsolute, join, resolve } from "../base/path.ts
 import { pathDirs, realPathOrNull, type SystemView, systemView, within } from "../sandbox/host_paths.ts";
 import { holdsCredentials, resolveTools, type Tool } from "../sandbox/tool_roots.ts";
 import type { LockSnapshot } from "../verify/locked.ts";
-import { buildGitView, type GitLayout, type ViewBind } from "../git/sandbox_view.ts";
+import { buildGitView, type GitLayout, type GitView } from "../git/sandbox_view.ts";
 import type { Identity } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { readBaseline } from "../store/baseline.ts";
@@ -45,6 +45,8 @@ export interface HostFacts {
   spotRoot: string | null;
   /** spot's own `.git` dir inside that checkout, hidden under an empty tmpfs where the checkout is shown. */
   spotGitDir?: string | null;
+  /** The backend can mount (bwrap): a view is laid over a real path; otherwise reads are granted by path. */
+  mounts?: boolean;
   /** What must never be visible, real paths: the user's HOME, spot's state and caches, the checkout. */
   keepOut: string[];
   /** prlimit inside the sandbox, or null (then `ulimit` in sh). */
@@ -60,10 +62,10 @@ export interface CwdFacts {
   /** The checkout's `.git` file, bound read-only in place; null when there is none or it is a directory. */
   dotGit: string | null;
   /**
-   * The read-only binds that show the step spot's view of the git dir (git/sandbox_view.ts) in place of
-   * the real one: objects and the checkout's own metadata, never the parent's config, hooks or info.
+   * spot's view of the git dir (git/sandbox_view.ts), shown in place of the real one: objects and the
+   * checkout's own metadata, never the parent's config, hooks or info. Null without git metadata.
    */
-  gitView: ViewBind[];
+  gitView: GitView | null;
   /** Locked files that can be bound read-only (real files under real directories), absolute. */
   locked: string[];
 }
@@ -124,7 +126,7 @@ export async function cwdFacts(
   const layout = gitLayout(cwd);
   const locked = options.lockedFiles.slice(0, MAX_PROTECTED).map((rel) => bindable(cwd, rel))
     .filter((p): p is string => p !== null);
-  if (!layout) return { dotGit: null, gitView: [], locked };
+  if (!layout) return { dotGit: null, gitView: null, locked };
   const gitView = await buildGitView(layout, { viewDir: options.viewDir, identity: options.identity });
   // A `.git` file is bound in place; a `.git` dir is covered by the view itself.
   return { dotGit: lstat(layout.dotGit)?.isFile ? layout.dotGit : null, gitView, locked };
@@ -159,6 +161,7 @@ export function hostFacts(ctx: SpotContext, box: RunSandbox, sourceRoot: string)
     baseTools: resolveTools([Deno.execPath(), ...(box.probe?.prlimit ? [box.probe.prlimit] : [])], home),
     spotRoot: holdsCredentials(SPOT_ROOT) ? null : SPOT_ROOT,
     spotGitDir: lstat(join(SPOT_ROOT, ".git"))?.isDirectory ? join(SPOT_ROOT, ".git") : null,
+    mounts: box.backend.name === "bwrap",
     keepOut: keepOutPaths(ctx, sourceRoot),
     prlimit: box.probe?.prlimit ?? null,
     shell: box.shell,

@@ -37,11 +37,15 @@ Deno.test("cwdFacts() shows a worktree its own git dir and the objects, with spo
     const common = join(repo, ".git");
     assert.equal(facts.dotGit, join(wt, ".git"));
     assert.deepEqual(facts.locked, [join(wt, "a.txt")]);
-    assert.deepEqual(facts.gitView, [
+    assert.deepEqual(facts.gitView?.binds, [
       { from: viewDir, to: common },
       { from: join(common, "objects"), to: join(common, "objects") },
       { from: join(common, "worktrees", "wt"), to: join(common, "worktrees", "wt") },
     ]);
+    assert.deepEqual(facts.gitView?.grants, {
+      readOnly: [viewDir, join(common, "objects"), join(common, "worktrees", "wt"), join(common, "refs")],
+      env: { GIT_COMMON_DIR: viewDir, GIT_OBJECT_DIRECTORY: join(common, "objects") },
+    });
     const config = await Deno.readTextFile(join(viewDir, "config"));
     assert.doesNotMatch(config, /extraheader|c2VjcmV0|http/);
     assert.match(config, /ignorecase = true/);
@@ -57,7 +61,11 @@ Deno.test("cwdFacts() shows a worktree its own git dir and the objects, with spo
     const mainView = join(root, "main-view");
     const main = await cwdFacts(repo, { lockedFiles: [], viewDir: mainView, identity: IDENTITY });
     assert.equal(main.dotGit, null, "a .git dir is covered by the view, not bound whole");
-    assert.deepEqual(main.gitView.map((b) => b.to), [common, join(common, "objects"), join(common, "index")]);
+    assert.deepEqual(main.gitView?.binds.map((b) => b.to), [
+      common,
+      join(common, "objects"),
+      join(common, "index"),
+    ]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

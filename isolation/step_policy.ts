@@ -34,6 +34,8 @@ export interface StepRequest {
   tools: Tool[];
   /** Directories shown read-only at another path (dependency dirs), decided by the caller. */
   binds?: { from: string; to: string }[];
+  /** spot's own files the command needs (the checks' Python guard), shown read-only where they are. */
+  spotFiles?: string[];
   /** The private HOME (an empty tmpfs) and the files written into it beforehand. */
   home: { path: string; files?: string[] };
   env: Record<string, string>;
@@ -94,11 +96,15 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     ...toolReadRoots([...request.tools, ...host.baseTools], host.keepOut, writable),
     ...safeReadRoots(request.readOnly ?? [], host.keepOut, writable),
     ...(request.home.files ?? []),
+    ...(request.spotFiles ?? []),
+    // Without mounts, the git view is granted path by path and git is pointed at it.
+    ...(!host.mounts && cwd.gitView ? cwd.gitView.grants.readOnly : []),
   ];
   const env: Record<string, string> = {
     TMPDIR: "/tmp",
     ...request.env,
     ...proxyEnv(request.network),
+    ...(!host.mounts && cwd.gitView ? cwd.gitView.grants.env : {}),
     HOME: request.home.path,
   };
   if (host.denoDir && readOnly.includes(host.denoDir)) env.DENO_DIR = host.denoDir;
@@ -113,12 +119,12 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     // Under a read-only worktree there is nothing left to protect.
     protected: writesCwd(request) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
     // The git dir as spot's view of it (objects and the checkout's own metadata), never the parent's whole.
-    binds: [...(request.binds ?? []), ...cwd.gitView],
+    binds: [...(request.binds ?? []), ...(host.mounts && cwd.gitView ? cwd.gitView.binds : [])],
     scratch: [
       { path: "/tmp", sizeBytes: TMP_SIZE_BYTES },
       { path: request.home.path, sizeBytes: HOME_SIZE_BYTES },
       // spot's own repository config (a clone's remote URL, its credentials) is not the worker's to read.
-      ...(shownSpotRoot && host.spotGitDir && readOnly.includes(shownSpotRoot)
+      ...(host.mounts && shownSpotRoot && host.spotGitDir && readOnly.includes(shownSpotRoot)
         ? [{ path: host.spotGitDir, sizeBytes: SPOT_GIT_COVER_BYTES }]
         : []),
     ],

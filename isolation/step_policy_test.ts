@@ -14,15 +14,27 @@ const HOST: HostFacts = {
   keepOut: ["/home/u", "/state", "/cache", "/repo"],
   prlimit: "/usr/bin/prlimit",
   shell: "/usr/bin/sh",
+  mounts: true,
   bridgeScript: "/opt/spot/sandbox/bridge.ts",
 };
 const CWD = {
   dotGit: "/wt/.git",
-  gitView: [
-    { from: "/state/runs/r/git-view/check", to: "/repo/.git" },
-    { from: "/repo/.git/objects", to: "/repo/.git/objects" },
-    { from: "/repo/.git/worktrees/wt", to: "/repo/.git/worktrees/wt" },
-  ],
+  gitView: {
+    binds: [
+      { from: "/state/runs/r/git-view/check", to: "/repo/.git" },
+      { from: "/repo/.git/objects", to: "/repo/.git/objects" },
+      { from: "/repo/.git/worktrees/wt", to: "/repo/.git/worktrees/wt" },
+    ],
+    grants: {
+      readOnly: [
+        "/state/runs/r/git-view/check",
+        "/repo/.git/objects",
+        "/repo/.git/worktrees/wt",
+        "/repo/.git/refs",
+      ],
+      env: { GIT_COMMON_DIR: "/state/runs/r/git-view/check", GIT_OBJECT_DIRECTORY: "/repo/.git/objects" },
+    },
+  },
   locked: ["/wt/test.ts"],
 };
 
@@ -56,10 +68,17 @@ Deno.test("buildStepPolicy() shows spot's view of the git dir, never the checkou
   for (const dir of ["/usr", "/opt/tools/bin", "/opt/deno"]) {
     assert.ok(policy.readOnly.includes(dir), dir);
   }
-  assert.deepEqual(policy.binds, CWD.gitView, "the view, its objects and the worktree's own git dir");
+  assert.deepEqual(policy.binds, CWD.gitView.binds, "the view, its objects and the worktree's own git dir");
   for (const dir of ["/repo/.git", "/repo/.git/worktrees/wt"]) {
     assert.ok(!policy.readOnly.includes(dir), `${dir} is never shown whole`);
   }
+  assert.equal(policy.env.GIT_COMMON_DIR, undefined, "mounted, git needs no pointer");
+  // A backend without mounts (Seatbelt) grants the view's paths and points git at them instead.
+  const granted = buildStepPolicy(check(), { ...HOST, mounts: false }, CWD);
+  assert.deepEqual(granted.binds, []);
+  for (const path of CWD.gitView.grants.readOnly) assert.ok(granted.readOnly.includes(path), path);
+  assert.ok(!granted.readOnly.includes("/repo/.git"), "never the common dir whole");
+  assert.equal(granted.env.GIT_COMMON_DIR, "/state/runs/r/git-view/check");
   for (const hidden of ["/home/u", "/repo", "/state", "/cache", "/"]) {
     assert.ok(!policy.readOnly.includes(hidden), hidden);
   }

@@ -8,6 +8,7 @@
  * harness change (even where the parent allowed every path); the last is outside the diff, and the check
  * simply never searches a relative PATH entry, so the real, failing test runs. A new executable or link in
  * the diff (`node_modules/.bin/node`) is refused by the scope scan already (MODE_CHANGE, SYMLINK_CHANGE).
+ * The last test shows the run-time guard in force under bwrap, with the tree's own modules importable.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -245,4 +246,52 @@ Deno.test("corpus: a command planted where a relative PATH entry finds it never 
       ],
     }, { op: "write", path: "NOTES.md", content: "Fixed add().\n" }],
   }, { fails: /not ok 1 - add\(\) adds/ });
+});
+
+Deno.test("under bwrap a Python check runs with spot's guard in force, and the tree's own modules still import", async () => {
+  const env = await spotEnv();
+  const repo = await makeRepo({ "calc.py": PY_BUGGY.replace("a - b", "a + b"), "notes.md": "-\n" }, env.dir);
+  const probe = [
+    "import importlib.machinery as m, sys",
+    "from calc import add",
+    "assert m.PathFinder.find_spec.__func__.__name__ == 'guarded_find_spec', 'no guard'",
+    "assert add(2, 3) == 5",
+    "print('guarded, tree first:', sys.path[0])",
+  ].join("\n");
+  const taskFile = join(env.dir, "task.json");
+  await writeJson(taskFile, {
+    schemaVersion: 1,
+    goal: "Note something",
+    allowedPaths: ["notes.md"],
+    acceptanceCriteria: ["the guard is in force"],
+    verification: [{ argv: ["python3", "-c", probe], timeoutSeconds: 60 }],
+    risk: "low",
+  });
+  const episodeFile = join(env.dir, "episode.jsonl");
+  await writeEpisode(episodeFile, [{ op: "write", path: "notes.md", content: "noted\n" }]);
+  try {
+    const prep = await spot(
+      env,
+      repo,
+      "prepare",
+      "--task",
+      taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      episodeFile,
+      "--sandbox",
+      "bwrap",
+    );
+    assert.equal(prep.code, 0, prep.stderr);
+    const id = String(prep.json.runId);
+    assert.equal((await spot(env, repo, "run", "--id", id)).code, 0);
+    const verify = await spot(env, repo, "verify", "--id", id);
+    const v = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "verification.json")));
+    assert.equal(verify.json.passed, true, v.commands[0]?.stderr);
+    // `-c` puts "" (the working directory) first, as Python does without safe-path mode.
+    assert.match(v.commands[0].stdout, /^guarded, tree first: $/m, JSON.stringify(v.commands[0]));
+  } finally {
+    await Deno.remove(env.dir, { recursive: true });
+  }
 });

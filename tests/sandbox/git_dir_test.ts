@@ -8,7 +8,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { sh, spot, writeEpisode, writeJson } from "../helpers.ts";
+import { cwdFacts, type HostFacts } from "../../isolation/host_facts.ts";
+import { buildStepPolicy } from "../../isolation/step_policy.ts";
+import { bwrapArgv } from "../../sandbox/backends/bwrap.ts";
+import { systemView } from "../../sandbox/host_paths.ts";
+import { spawnProcess } from "../../sandbox/spawn.ts";
+import { resolveTools } from "../../sandbox/tool_roots.ts";
+import { which } from "../../sandbox/which.ts";
+import { makeRepo, sh, spot, writeEpisode, writeJson } from "../helpers.ts";
 import { BACKENDS, expectEscape, filesContaining, lab, readOr, SCRIPT_END, shStep } from "./harness.ts";
 
 /** Each kind of secret a git dir can hold; `<canary>-<kind>` found anywhere proves it was read. */
@@ -150,3 +157,67 @@ for (const backend of BACKENDS) {
     },
   });
 }
+
+Deno.test("SEC-07 without mounts (Seatbelt's form, bwrap standing in): git reads its branch through the granted view, not the parent's config", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "spot-gitgrant-" }));
+  try {
+    const repo = await makeRepo({ "a.txt": "a\n" }, root);
+    const canary = `CANARY_${crypto.randomUUID().replaceAll("-", "")}`;
+    await sh(
+      repo,
+      "git",
+      "config",
+      "http.https://git.example.com/.extraheader",
+      `AUTHORIZATION: bearer ${canary}`,
+    );
+    await Deno.writeTextFile(join(repo, ".git", "credentials"), `https://ci:${canary}@git.example.com\n`);
+    const wt = join(root, "wt");
+    await sh(repo, "git", "worktree", "add", "-q", "-b", "spot/w", wt);
+    const cwd = await cwdFacts(wt, {
+      lockedFiles: [],
+      viewDir: join(root, "view"),
+      identity: { name: "spot", email: "spot@localhost" },
+    });
+    const git = which("git", Deno.env.get("PATH") ?? "")!;
+    const host: HostFacts = {
+      system: systemView(),
+      home: null,
+      pathDirs: ["/usr/bin", "/bin"],
+      denoDir: null,
+      deno: Deno.execPath(),
+      baseTools: [],
+      spotRoot: null,
+      keepOut: [repo],
+      prlimit: null,
+      shell: "/bin/sh",
+      bridgeScript: "/nonexistent",
+      mounts: false,
+    };
+    const policy = buildStepPolicy(
+      {
+        kind: "check",
+        cwd: wt,
+        tools: resolveTools([git], null),
+        home: { path: "/home/spot-check" },
+        env: { PATH: "/usr/bin:/bin" },
+        network: { mode: "none" },
+      },
+      host,
+      cwd,
+    );
+    assert.deepEqual(policy.binds, [], "nothing mounted over a real path");
+    const common = join(await Deno.realPath(repo), ".git");
+    const script =
+      `git log -1 --format=%s; git config --list; cat ${common}/config ${common}/credentials; echo done`;
+    const r = await spawnProcess(bwrapArgv(which("bwrap", "/usr/bin:/bin")!, policy, ["sh", "-c", script]), {
+      env: {},
+      timeoutMs: 30_000,
+    });
+    assert.match(r.stdout, /^initial$/m, `git works through the grants: ${r.stderr}`);
+    assert.match(r.stdout, /user\.name=spot/, "and reads spot's config");
+    assert.match(r.stdout, /done/);
+    assert.ok(!(r.stdout + r.stderr).includes(canary), "the parent's config and credentials stay unreadable");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -7,15 +7,15 @@
  * the PATH the runner is resolved with and the check gets, unless the
  * contract sets PATH itself; and Python's habit of putting the working
  * directory (or a script's) first on `sys.path`, which safe-path mode
- * (`PYTHONSAFEPATH=1`) turns off and spot's `sitecustomize` (isolation/python/)
+ * (`PYTHONSAFEPATH=1`) turns off and spot's `sitecustomize` (python/ beside this file)
  * puts back behind the names the interpreter and the runner own. Pure.
  */
-import { delimiter, isAbsolute, join, normalize } from "../base/path.ts";
-import { within } from "../sandbox/host_paths.ts";
-import { SPOT_ROOT } from "./host_facts.ts";
+import { delimiter, isAbsolute, join, normalize } from "../../base/path.ts";
+import { within } from "../../sandbox/host_paths.ts";
+import { SPOT_ROOT } from "../host_facts.ts";
 
 /** The directory that holds spot's `sitecustomize.py`; it is put first on a check's PYTHONPATH. */
-export const PYTHON_GUARD_DIR: string = join(SPOT_ROOT, "isolation", "python");
+export const PYTHON_GUARD_DIR: string = join(SPOT_ROOT, "isolation", "runner_guard", "python");
 
 const entries = (pathVar: string) => pathVar.split(delimiter);
 

@@ -12,8 +12,8 @@
  * the base tree already had in that directory was the project's choice
  * before the worker came. Pure.
  */
-import type { LockIssue } from "./locked.ts";
-import type { ChangedFile } from "./parse_diff.ts";
+import type { LockIssue } from "../locked.ts";
+import type { ChangedFile } from "../parse_diff.ts";
 import { argvModules, onList, PYTHON_RUNNER_MODULES, PYTHON_STDLIB } from "./python_names.ts";
 
 export interface ShadowInputs {

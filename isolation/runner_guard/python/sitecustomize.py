@@ -1,4 +1,4 @@
-# spot's guard for the contract's checks (isolation/runner_guard.ts sets it up).
+# spot's guard for the contract's checks (isolation/runner_guard/runner_guard.ts sets it up).
 #
 # Every check starts with PYTHONSAFEPATH=1, so Python itself puts no tree directory in front of its own
 # modules, and with this directory first on PYTHONPATH, so this file runs before any of the check's code.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { spawnProcess } from "../sandbox/spawn.ts";
-import { which } from "../sandbox/which.ts";
+import { spawnProcess } from "../../sandbox/spawn.ts";
+import { which } from "../../sandbox/which.ts";
 import { outsidePath, PYTHON_GUARD_DIR, pythonGuardEnv, treePathDirs } from "./runner_guard.ts";
 
 Deno.test("outsidePath() drops empty, relative and in-tree PATH entries, and keeps the rest in order", () => {
@@ -31,11 +31,11 @@ Deno.test("pythonGuardEnv() turns on safe-path mode and puts spot's guard before
     contractEnv: { PYTHONPATH: "src" },
     protect: ["pytest", "pytest_*", "secrets"],
     owned: ["secrets"],
-    guardDir: "/opt/spot/isolation/python",
+    guardDir: "/opt/spot/isolation/runner_guard/python",
   });
   assert.deepEqual(env, {
     PYTHONSAFEPATH: "1",
-    PYTHONPATH: "/opt/spot/isolation/python:src",
+    PYTHONPATH: "/opt/spot/isolation/runner_guard/python:src",
     SPOT_CHECK_TREE: "/wt",
     SPOT_PY_PROTECT: "pytest,pytest_*",
     SPOT_PY_TREE_NAMES: "secrets",
