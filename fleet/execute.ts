@@ -17,7 +17,7 @@ import { selfReviewRun } from "../verbs/self_review.ts";
 import { verifyRun } from "../verbs/verify.ts";
 import { repairJobResult } from "./job_result.ts";
 import { publishAttempt, removeAttemptObjects } from "./publish.ts";
-import { discardAttempt, makeWorkspace } from "./workspace.ts";
+import { discardAttempt, makeWorkspace, placeAttachments } from "./workspace.ts";
 
 export type AttemptOutcome =
   | { kind: "completed"; runStatus: string; fetched: number }
@@ -43,7 +43,7 @@ async function drive(ctx: SpotContext, runId: string, claim: Claim): Promise<voi
     if (ctx.signal?.aborted || !isSpotError(error) || ELSEWHERE.has(error.code)) throw error;
   };
   try {
-    await runWorker(ctx, runId, item.turn);
+    await runWorker(ctx, runId, await placeAttachments(ctx, runId, item));
     await repairJobResult(ctx, runId, item);
   } catch (error) {
     settled(error);
@@ -79,6 +79,7 @@ export async function executeAttempt(
       model: ws.model,
       sandbox: item.sandbox === "os" ? "auto" : "none",
       startCommit: item.repo.start,
+      ...(item.repo.checkout ? { checkoutCommit: item.repo.checkout } : {}),
       ...(item.workspaceEnv ? { workspaceEnv: item.workspaceEnv } : {}),
       selectWorker: false,
       selectModel: false,

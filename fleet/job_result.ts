@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { repairPrompt } from "../graphs/prompt.ts";
-import { readResult } from "../graphs/result.ts";
+import { readResult, unboundVerdict } from "../graphs/result.ts";
 import type { WorkItem } from "../queue/item.ts";
 import { JobTask } from "../schemas/job/task.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -25,7 +25,10 @@ export async function repairJobResult(ctx: SpotContext, runId: string, item: Wor
   const task = tasks.find((t) => t.id === item.jobResult!.task);
   if (!task) return;
   const { text, session } = await lastWords(ctx, runId);
-  const first = readResult(text, tasks, task);
+  const read = readResult(text, tasks, task);
+  // As the origin reads it (graphs/task_result.ts): a range's verdict must echo the fingerprint it was shown.
+  const unbound = read.ok ? unboundVerdict(read.result, item.jobResult.bound ?? {}) : null;
+  const first = unbound ? { ok: false as const, problem: unbound } : read;
   // Without a session there is nothing to repair in; the origin reports the problem (RESULT_INVALID).
   if (first.ok || !session) return;
   await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });

@@ -14,7 +14,8 @@ import { openQueue } from "../queue/open.ts";
 import type { Queue } from "../queue/types.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { followTask, sendRun, type SendSpec } from "./await.ts";
+import { followTask } from "./await.ts";
+import { sendRun, type SendSpec } from "./send.ts";
 import { hostName } from "./fit.ts";
 import { importResult } from "./import.ts";
 

@@ -5,7 +5,7 @@
  * attempt's run (its directory, its worktree) is scratch too: the origin keeps the record, and a dead attempt's
  * leftovers are discarded when the executor starts again.
  */
-import { join } from "../base/path.ts";
+import { dirname, join } from "../base/path.ts";
 import { git } from "../git/git.ts";
 import type { WorkItem } from "../queue/item.ts";
 import type { Queue } from "../queue/types.ts";
@@ -37,7 +37,13 @@ export async function makeWorkspace(
   await Deno.mkdir(scratch, { recursive: true, mode: 0o700 });
   const store = await repoStore(ctx.paths.cacheRoot, item.repo.id);
   let fetched = 0;
-  for (const commit of new Set([item.repo.head, item.repo.start])) {
+  for (
+    const commit of new Set([
+      item.repo.head,
+      item.repo.start,
+      ...(item.repo.checkout ? [item.repo.checkout] : []),
+    ])
+  ) {
     fetched += await fetchCommit(queue, store, { repoId: item.repo.id, commit, scratch });
   }
   const source = join(dir, "src");
@@ -60,6 +66,28 @@ export async function makeWorkspace(
     await Deno.writeTextFile(model, item.episode);
   }
   return { dir, source, taskFile, model, fetched };
+}
+
+/**
+ * The turn's attachments written into the attempt's run dir at the paths they had in the origin's, and the turn
+ * with the prompt naming them here.
+ */
+export async function placeAttachments(
+  ctx: SpotContext,
+  runId: string,
+  item: WorkItem,
+): Promise<WorkItem["turn"] & { attachments?: string[] }> {
+  if (!item.attachments?.files.length) return item.turn;
+  const runDir = ctx.store.dir(runId);
+  const attachments: string[] = [];
+  for (const f of item.attachments.files) {
+    const path = join(runDir, f.path);
+    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(path, f.content, { mode: 0o600 });
+    attachments.push(path);
+  }
+  const prompt = item.turn.prompt?.replaceAll(item.attachments.base, runDir);
+  return { ...item.turn, ...(prompt !== undefined ? { prompt } : {}), attachments };
 }
 
 /** Removes an attempt's run, its worktree and its scratch space. */

@@ -22,8 +22,11 @@ export const WorkItem = z.object({
     jobId: z.string().optional(),
     jobTask: z.string().optional(),
   }).strict(),
-  /** The repository (its root commit), the origin's HEAD and the commit the worker starts from. */
-  repo: z.object({ id: Sha, head: Sha, start: Sha }).strict(),
+  /**
+   * The repository (its root commit), the origin's HEAD, the commit the worker's diff counts from, and where its
+   * files start when not there (a job's repair continuing its verified work).
+   */
+  repo: z.object({ id: Sha, head: Sha, start: Sha, checkout: Sha.optional() }).strict(),
   profile: z.string().min(1),
   model: z.string(),
   sandbox: SandboxNeed,
@@ -42,12 +45,26 @@ export const WorkItem = z.object({
     }).optional(),
     web: z.object({ hosts: z.array(z.string()) }).optional(),
   }).strict(),
+  /**
+   * Files the turn may read, from the origin's run dir (`base`), by path under it; the prompt names them there, and
+   * the executor names its own run dir instead.
+   */
+  attachments: z.object({
+    base: z.string(),
+    files: z.array(
+      z.object({ path: z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).+$/), content: z.string() }),
+    ),
+  }).strict().optional(),
   /** Run `verify` after the turn (a builder's or a single run's work; a read-only role's is judged by its job). */
   verify: z.boolean(),
   /** Then the worker's self-review, when the verification passed (a single run's; the origin's config decides). */
   selfReview: z.boolean().optional(),
   /** A job task's result is read on the executor, which can repair it in the worker's session. */
-  jobResult: z.object({ tasks: z.array(z.unknown()), task: z.string() }).optional(),
+  jobResult: z.object({
+    tasks: z.array(z.unknown()),
+    task: z.string(),
+    bound: z.record(z.string(), z.string()).optional(),
+  }).optional(),
   enqueuedAt: z.string(),
 }).strict();
 export type WorkItem = z.infer<typeof WorkItem>;

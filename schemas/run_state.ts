@@ -103,6 +103,11 @@ export interface RunState {
   snapshotCommit: string | null;
   /** A job's base (graphs/launch/base.ts): the worktree starts here and takes no snapshot of its own. */
   startCommit?: string;
+  /**
+   * A job task's worktree files start here instead of at `startCommit`, which stays the base its diff is
+   * measured from (a repair continuing its earlier attempt's verified work).
+   */
+  checkoutCommit?: string;
   /** A job builder's run that succeeded and waits for its job's integration: it holds no run slot. */
   awaitingJob?: string;
   /**

@@ -9,11 +9,12 @@ import type { SpotContext } from "../../store/context.ts";
 import type { RunOptions } from "../../verbs/run.ts";
 
 export interface PlacedTurn {
-  turn: Pick<RunOptions, "prompt" | "readOnly" | "budget" | "web">;
+  /** The turn as `runWorker` takes it; its attachments (files in the run dir) travel with it. */
+  turn: Pick<RunOptions, "prompt" | "readOnly" | "budget" | "web" | "attachments">;
   /** Run `verify` after the turn (a builder). */
   verify: boolean;
   /** How the executor reads the result, to repair it where the worker's session lives. */
-  jobResult: { tasks: unknown[]; task: string };
+  jobResult: { tasks: unknown[]; task: string; bound?: Record<string, string> };
   job: { jobId: string; task: string };
 }
 
