@@ -25,6 +25,7 @@ import {
   updateJob,
 } from "./store.ts";
 import { TERMINAL } from "./schedule.ts";
+import { type IntegrationView, integrationView } from "./integration/view.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
@@ -67,6 +68,8 @@ export interface JobView {
     runId?: string;
     changedFiles?: string[];
   }[];
+  /** What the job landed and what stands now, or why its last integration landed nothing; null before any. */
+  integration: IntegrationView | null;
 }
 
 async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
@@ -78,6 +81,7 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
     jobDir: jobDir(ctx.paths, jobId),
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
+    integration: integrationView(state),
   };
 }
 

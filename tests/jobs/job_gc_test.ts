@@ -102,7 +102,7 @@ Deno.test("job gc keeps a job whose builder succeeded but was never integrated, 
   const out = ok(await spot(env, repo, "job", "gc", "--confirm"));
   const kept = keptOf(out, jobId)!;
   assert.deepEqual(kept.runs!.map((r) => r.task), ["api"]);
-  assert.match(kept.runs![0].reason, /succeeded but is not integrated/);
+  assert.match(kept.runs![0].reason, /succeeded but is not landed/);
   assert.ok(await exists(jobPath(env, jobId, "state.json")), "the job directory went");
   assert.ok(await exists(join(api.worktreePath, "api/x.ts")), "the builder's worktree went");
   assert.ok(await branchExists(repo, api.workerBranch), "the builder's branch went");
