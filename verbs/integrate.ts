@@ -43,13 +43,16 @@ export interface IntegrateOptions {
   landing?: LandingHold;
 }
 
+/** What every refusal says besides its reason: nothing landed, and where the approved commit is. */
+const unlanded = (state: RunState) => ({
+  implementationCommit: state.implementationCommit,
+  landed: false,
+  pushed: false,
+});
+
 /** Every refusal alike: the run ends blocked, nothing landed, the commit stays on its branch. */
 function refuse(ctx: SpotContext, state: RunState, code: ErrorCode, reason: string): Promise<never> {
-  return blockRun(ctx, state, code, reason, {
-    implementationCommit: state.implementationCommit,
-    landed: false,
-    pushed: false,
-  });
+  return blockRun(ctx, state, code, reason, unlanded(state));
 }
 
 /** A landing of this run that a killed `integrate` made: its commit is on the branch now. */
@@ -96,8 +99,7 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
     return await blockSourceChanged(ctx, state, now, {
       ...byHand,
       ...(hold.waitedFor ? { waitedFor: hold.waitedFor.what } : {}),
-      landed: false,
-      pushed: false,
+      ...unlanded(state),
     });
   }
   const task = await loadTask(ctx.store, runId);
@@ -141,7 +143,7 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
   if (!ff.ok) {
     const after = await sourceFingerprint(cwd);
     if (after.digest !== now.digest) {
-      return await blockSourceChanged(ctx, state, after, { landed: false, pushed: false });
+      return await blockSourceChanged(ctx, state, after, unlanded(state));
     }
     return await refuse(ctx, state, "INTEGRATION_BLOCKED", ff.reason);
   }
