@@ -8,7 +8,7 @@ import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { parseChoice, type Resolution, resolveChoice } from "../sandbox/choose.ts";
-import { probeHere } from "../isolation/run_sandbox.ts";
+import { hostHere, hostSandbox } from "../isolation/run_sandbox.ts";
 import { binaryEnvName } from "../registry/locate.ts";
 import { probeCli } from "../registry/probe.ts";
 import { detectCaller } from "../routing/caller.ts";
@@ -131,11 +131,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
       `Cannot use --sandbox "${options.sandbox}": expected auto, bwrap or none`,
     );
   }
-  const sandbox = resolveChoice(
-    choiceOfSandbox,
-    Deno.build.os,
-    choiceOfSandbox === "none" ? null : await probeHere(ctx),
-  );
+  const sandbox = resolveChoice(choiceOfSandbox, await hostSandbox(hostHere(ctx), choiceOfSandbox));
   const checks: Check[] = await baseChecks(ctx, sandbox);
   if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
   checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));

@@ -68,21 +68,22 @@ export interface JobView {
     runId?: string;
     changedFiles?: string[];
   }[];
-  /** What the job landed and what stands now, or why its last integration landed nothing; null before any. */
-  integration: IntegrationView | null;
+  /** What the job landed and what stands now, or why its last integration landed nothing; absent before any. */
+  integration?: IntegrationView;
 }
 
 async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
   const { job, state } = await loadJob(ctx.paths, jobId);
-  return {
+  const out: JobView = {
     jobId,
     status: state.status,
     ...(state.reason ? { reason: state.reason } : {}),
     coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
     jobDir: jobDir(ctx.paths, jobId),
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
-    integration: integrationView(state),
   };
+  const integration = integrationView(state);
+  return integration ? { ...out, integration } : out;
 }
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {

@@ -64,8 +64,10 @@ async function alreadyLanded(state: RunState): Promise<string | null> {
 }
 
 async function finish(ctx: SpotContext, state: RunState, commit: string): Promise<IntegrateResult> {
+  // The landing record served only until the run says it landed.
   const done = await moveRun(ctx, state, "integrated", `integrated as ${commit.slice(0, 12)}`, {
     integratedCommit: commit,
+    landing: undefined,
   });
   return {
     runId: done.runId,

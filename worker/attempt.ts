@@ -21,6 +21,7 @@ import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
 import { launchSettings } from "./settings.ts";
 import { budgetSpent, NO_SPEND, spend, type TurnBudget } from "./budget.ts";
 import { unreachableMessage } from "../isolation/worker_network.ts";
+import { workerActivity } from "../store/worker_log.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -210,6 +211,7 @@ export async function attempt(
   const box: { exit: ExitMessage | null } = { exit: null };
   let watch: ProcessWatch | null = null;
   let events = 0;
+  let activity: string | null = null;
   let spent = NO_SPEND;
   let overBudget: string | null = null;
   // A spent budget stops the step the way an interrupt does, and is told apart from one below.
@@ -238,12 +240,13 @@ export async function attempt(
       if (message.t !== "line") return;
       for (const event of adapter.parseLine(message.line, parse)) {
         events++;
+        activity = workerActivity(event, state.worktreePath) ?? activity;
         await ctx.store.event(state.runId, { ...event, phase });
         spent = spend(spent, event);
         overBudget ??= budgetSpent(prompt.budget, spent);
         if (overBudget && !stop.signal.aborted) stop.abort();
       }
-      ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
+      ctx.progress?.(`${phase} ${state.runId}: ${activity ? `${activity} · ` : ""}${events} events`);
     },
   }).finally(async () => {
     await launch.stop();

@@ -32,6 +32,7 @@ autoIntegrateCleanSource: boolean
  * OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none
  */
 sandbox: ("auto" | "bwrap" | "none")
+exitCodes?: ("spot" | "pi-worker")
 /**
  * Time, size and retry bounds of a run
  */

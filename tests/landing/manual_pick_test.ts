@@ -59,8 +59,12 @@ Deno.test("integrate again after a landing it made but did not record (a kill) f
   // As a kill right after the fast-forward leaves it: the landing recorded, the run still committed.
   const file = join(env.stateDir, "runs", id, "state.json");
   const state = JSON.parse(await Deno.readTextFile(file));
-  assert.equal(state.landing.commit, first.json.integratedCommit);
-  await Deno.writeTextFile(file, JSON.stringify({ ...state, status: "committed", integratedCommit: null }));
+  assert.equal(state.landing, undefined, "the landing record outlived the landing");
+  const landing = { commit: first.json.integratedCommit, onto: state.sourceHead, at: state.updatedAt };
+  await Deno.writeTextFile(
+    file,
+    JSON.stringify({ ...state, status: "committed", integratedCommit: null, landing }),
+  );
   await Deno.writeTextFile(join(repo, "notes.txt"), "the user's edit since\n");
   const again = await spot(env, repo, "integrate", "--id", id);
   assert.equal(again.code, 0, again.stderr);
