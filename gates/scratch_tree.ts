@@ -4,7 +4,7 @@
  * dirs, from the source). Whatever the checks write there (bytecode, build outputs, caches) goes with the tree;
  * the user's checkout is never a check's working directory.
  *
- * A scratch tree is made only under the repository's landing lock (store/landing_lock.ts), so one a killed
+ * A scratch tree is made only under the repository's landing lock (git/landing_lock.ts), so one a killed
  * landing left behind is found by the next landing into that repository and removed before it starts.
  */
 import { join } from "../base/path.ts";

@@ -1,7 +1,7 @@
 /**
  * `integrate`: land the approved commit on the user's clean source branch. Never pushes.
  *
- * Under the repository's landing lock (one landing at a time, store/landing_lock.ts): the source must be
+ * Under the repository's landing lock (one landing at a time, git/landing_lock.ts): the source must be
  * exactly as the run found it at prepare (SOURCE_CHANGED otherwise); the commit is cherry-picked in a scratch
  * worktree at HEAD and the contract's checks run there (gates/landing.ts); only when they pass is the branch
  * fast-forwarded to that very commit. A refusal of any kind changes nothing: the run ends blocked, the commit
@@ -15,7 +15,7 @@ import type { ErrorCode } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { buildLanding, landingBudgetMs, type LandingPlan } from "../gates/landing.ts";
 import type { SpotContext } from "../store/context.ts";
-import { type LandingHold, withLanding } from "../store/landing_lock.ts";
+import { type LandingHold, withLanding } from "../git/landing_lock.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { blockRun } from "../lifecycle/block.ts";
 import { blockSourceChanged } from "../lifecycle/source_changed.ts";

@@ -1,7 +1,7 @@
 /**
  * `spot job integrate JOB`: every approved builder lands, or none does.
  *
- * Under the repository's landing lock (store/landing_lock.ts): the checkout's HEAD must still be the one the
+ * Under the repository's landing lock (git/landing_lock.ts): the checkout's HEAD must still be the one the
  * job started from (SOURCE_CHANGED otherwise); each builder's run is approved (`spot approve`'s gates, its
  * verified tree committed on its branch); then, in a scratch worktree (gates/landing.ts), the builders' commits
  * are cherry-picked in `after` order, each builder's checks run after its pick and the job's
@@ -19,7 +19,7 @@ import { TERMINAL } from "../../schemas/run_state.ts";
 import type { JobTask } from "../../schemas/job/task.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { writeJsonAtomic } from "../../store/files.ts";
-import { withLanding } from "../../store/landing_lock.ts";
+import { withLanding } from "../../git/landing_lock.ts";
 import { loadTask } from "../../store/task_file.ts";
 import { approveRun } from "../../verbs/approve.ts";
 import {
@@ -36,6 +36,7 @@ import { afterOrder, requireApprovals } from "./approvals.ts";
 import { applyLanding } from "./apply.ts";
 import { finishedLanding, landCommits } from "./commit.ts";
 import { journalDir } from "./journal.ts";
+import { priorLanding, refusedAfterApproval } from "./prior.ts";
 
 export { afterOrder, requireApprovals } from "./approvals.ts";
 
@@ -92,6 +93,7 @@ async function approveBuilders(ctx: SpotContext, job: StoredJob, state: JobState
       summary: `Approved by reviewer task "${reviewers[i]}" of job ${job.jobId}.`,
     });
     const message = `${b.id}: ${b.task.split("\n")[0]}`.slice(0, 200);
+    if (refusedAfterApproval(await ctx.store.load(runId))) continue;
     try {
       await approveRun(ctx, runId, reviewFile, message, { sourceCheckedByCaller: true });
     } catch (error) {
@@ -103,15 +105,17 @@ async function approveBuilders(ctx: SpotContext, job: StoredJob, state: JobState
   }
 }
 
-async function planOf(ctx: SpotContext, job: StoredJob, state: JobState, builders: JobTask[], onto: string) {
+/** The landing of `rest` (the builders not on the branch yet) onto `onto`, then the job's checks. */
+async function planOf(ctx: SpotContext, job: StoredJob, state: JobState, rest: JobTask[], onto: string) {
   const picks: LandingPlan["picks"] = [];
-  for (const b of builders) {
+  for (const b of rest) {
     const runId = state.tasks[b.id].runId!;
     const run = await ctx.store.load(runId);
     const checks = await loadTask(ctx.store, runId);
     picks.push({ label: b.id, runId, commit: run.implementationCommit!, identity: run.identity, checks });
   }
-  const last = picks.at(-1)!.runId;
+  const builders = job.tasks.filter((t) => t.role === "builder");
+  const last = picks.at(-1)?.runId ?? state.tasks[builders.at(-1)!.id].runId!;
   const contract = await loadTask(ctx.store, last);
   const final = job.integratedChecks.length
     ? {
@@ -202,12 +206,16 @@ async function land(ctx: SpotContext, jobId: string, declare: (ms: number) => Pr
   }
   const builders = afterOrder(job.tasks).filter((t) => t.role === "builder");
   const base = await baseOf(ctx, state, state.tasks[builders[0].id].runId!);
-  await requireSource(job, base);
+  const mode = job.config.integration;
+  const runs = builders.map((b) => ({ task: b.id, runId: state.tasks[b.id].runId! }));
+  // What an earlier, part-way landing already put on the branch is kept, and the rest lands on top of it.
+  const prior = mode === "commit" ? await priorLanding(ctx, job.cwd, base.head, runs) : null;
+  if (!prior) await requireSource(job, base);
   await approveBuilders(ctx, job, state, builders);
-  const onto = job.config.integration === "commit" ? base.head : base.commit;
-  const plan = await planOf(ctx, job, state, builders, onto);
+  const onto = prior?.onto ?? (mode === "commit" ? base.head : base.commit);
+  const plan = await planOf(ctx, job, state, builders.slice(prior?.landed.length ?? 0), onto);
   await declare(Date.now() + landingBudgetMs(plan));
-  ctx.progress?.(`job integrate ${jobId}: landing ${builders.length} builder(s) in a scratch tree`);
+  ctx.progress?.(`job integrate ${jobId}: landing ${plan.picks.length} builder(s) in a scratch tree`);
   const outcome = await buildLanding(ctx, plan);
   await keepChecks(ctx, jobId, outcome.steps);
   if (!outcome.ok) {
@@ -220,11 +228,20 @@ async function land(ctx: SpotContext, jobId: string, declare: (ms: number) => Pr
       },
     );
   }
-  const commits = outcome.commits.map((c) => ({ task: c.label, runId: c.runId, commit: c.commit }));
+  const commits = [
+    ...(prior?.landed ?? []),
+    ...outcome.commits.map((c) => ({ task: c.label, runId: c.runId, commit: c.commit })),
+  ];
   const at = ctx.now();
   const integratedChecks = plan.final ? "passed" as const : "none" as const;
-  if (job.config.integration === "commit") {
-    const integration: JobIntegration = { mode: "commit", at, onto, commits, integratedChecks };
+  if (mode === "commit") {
+    const integration: JobIntegration = {
+      mode: "commit",
+      at,
+      onto: prior ? base.head : onto,
+      commits,
+      integratedChecks,
+    };
     await landCommits(ctx.paths, jobId, { cwd: job.cwd, onto, tip: outcome.tip, integration });
     return await record(ctx, jobId, integration);
   }

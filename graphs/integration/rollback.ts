@@ -8,7 +8,7 @@ import { join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 import { blobFile, readJournal, restoreSide, sameSide, sideOf, writeJournal } from "./journal.ts";
 import { appendEvent, loadJob, type StoredJob, updateJob } from "../store.ts";
-import { withLanding } from "../../store/landing_lock.ts";
+import { withLanding } from "../../git/landing_lock.ts";
 import type { SpotContext } from "../../store/context.ts";
 
 export async function rollbackJob(ctx: SpotContext, jobId: string, options: { confirm?: boolean } = {}) {

@@ -11,7 +11,7 @@
  */
 import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { gitCommonDir } from "../git/repo.ts";
+import { gitCommonDir } from "./repo.ts";
 
 /** What the holder writes into the lock file for whoever waits. */
 export interface LandingHolder {
