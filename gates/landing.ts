@@ -89,14 +89,14 @@ export function buildLanding(ctx: SpotContext, plan: LandingPlan): Promise<Landi
       reason,
       steps,
     });
-    const check = async (p: { label: string; runId: string }, contract: ResolvedContract) => {
+    const check = async (p: { label: string; runId: string }, contract: ResolvedContract, more: boolean) => {
       const checks = await runChecks(ctx, p.runId, contract, tree.path);
       steps.push({ label: p.label, runId: p.runId, commit: tip, checks });
-      // The next pick starts from the commit, not from what the checks left in the tree.
-      await resetTree(tree, tip);
+      // The next step starts from the commit, not from what the checks left in the tree.
+      if (more) await resetTree(tree, tip);
       return checks;
     };
-    for (const p of plan.picks) {
+    for (const [i, p] of plan.picks.entries()) {
       const picked = await pickOnto(tree, p.commit, p.identity);
       if (!picked.ok) {
         return failed("pick", p, `cherry-pick of ${p.commit.slice(0, 12)} failed: ${picked.reason}`);
@@ -104,11 +104,12 @@ export function buildLanding(ctx: SpotContext, plan: LandingPlan): Promise<Landi
       // Recorded now: whatever a check does to the tree's HEAD later, this is the commit that lands.
       tip = picked.commit;
       commits.push({ label: p.label, runId: p.runId, commit: tip });
-      if (p.checks && !(await check(p, p.checks)).passed) {
+      const more = i + 1 < plan.picks.length || plan.final !== undefined;
+      if (p.checks && !(await check(p, p.checks, more)).passed) {
         return failed("checks", p, `its checks failed on the landed result (commit ${tip.slice(0, 12)})`);
       }
     }
-    if (plan.final && !(await check(plan.final, plan.final.contract)).passed) {
+    if (plan.final && !(await check(plan.final, plan.final.contract, false)).passed) {
       return failed("checks", plan.final, `they failed on the landed result (commit ${tip.slice(0, 12)})`);
     }
     return { ok: true as const, tip, commits, steps };

@@ -18,15 +18,16 @@ import { furnishTree } from "../workspace/furnish.ts";
 export const scratchRoot = (ctx: SpotContext) => join(ctx.paths.cacheRoot, "landing");
 
 async function removeTree(repo: string, path: string): Promise<void> {
-  await withWorktreeLock(
+  const removed = await withWorktreeLock(
     repo,
     () => git(["worktree", "remove", "--force", path], { cwd: repo, allowFailure: true }),
-  )
-    .catch(() => {});
+  ).catch(() => null);
   await Deno.remove(path, { recursive: true }).catch(() => {});
-  await withWorktreeLock(repo, () => git(["worktree", "prune"], { cwd: repo, allowFailure: true })).catch(
-    () => {},
-  );
+  // `worktree remove` took its entry with it; only when it could not is the entry pruned.
+  if (removed?.exitCode !== 0) {
+    await withWorktreeLock(repo, () => git(["worktree", "prune"], { cwd: repo, allowFailure: true }))
+      .catch(() => {});
+  }
 }
 
 /**
@@ -35,6 +36,9 @@ async function removeTree(repo: string, path: string): Promise<void> {
  */
 export async function reclaimScratchTrees(ctx: SpotContext, repo: string): Promise<string[]> {
   const root = scratchRoot(ctx);
+  // No tree under the root, nothing left registered: the usual case costs one directory read.
+  const entries = await Array.fromAsync(Deno.readDir(root)).catch(() => []);
+  if (entries.length === 0) return [];
   const real = await Deno.realPath(root).catch(() => root);
   const list = await git(["worktree", "list", "--porcelain", "-z"], { cwd: repo, allowFailure: true });
   const left = list.stdout.split("\0")

@@ -13,7 +13,7 @@ fs.mkdirSync("dist", { recursive: true });
 fs.writeFileSync("dist/out.js", fs.readFileSync("src.js", "utf8"));
 `;
 
-Deno.test("integrate runs its checks in a scratch tree: the checkout gets the commit and nothing else", async () => {
+Deno.test("integrate runs its checks in a scratch tree: the checkout gets the commit and nothing else, no tree is left", async () => {
   const env = await spotEnv({ sandbox: "none" });
   // The checks' programs from the system's own dirs, whatever shims the test machine's PATH puts first.
   env.env.PATH = `/usr/bin:/bin:${env.env.PATH}`;
@@ -35,6 +35,17 @@ Deno.test("integrate runs its checks in a scratch tree: the checkout gets the co
     "mod.py": "VALUE = 2\n",
     "src.js": "module.exports = 2;\n",
   });
+  // A scratch tree a killed landing left behind, still registered in the repository: the next landing removes it.
+  await sh(
+    repo,
+    "git",
+    "worktree",
+    "add",
+    "-q",
+    "--detach",
+    join(env.dir, "cache", "landing", "killed-1"),
+    "HEAD",
+  );
   const before = await checkoutFiles(repo);
   const head = await sh(repo, "git", "rev-parse", "HEAD");
 
