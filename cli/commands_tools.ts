@@ -34,6 +34,25 @@ function configCommand(name: "path" | "show" | "validate" | "migrate", help: str
 
 export const TOOL_COMMANDS: CommandSpec[] = [
   {
+    name: "gc",
+    help:
+      "Collect ended runs older than AGE (worktrees, branches) and what killed steps left; previews first",
+    options: [
+      { flags: "--confirm", help: "collect them (a preview otherwise)" },
+      { flags: "--older-than <age>", help: "untouched for this long: 30m, 12h, 7d (default 7d)" },
+    ],
+    run: (o, cli) =>
+      cli.verb(
+        "gc",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../upkeep/gc.ts")>("../upkeep/gc.ts", import.meta.url)).gcRuns(ctx, {
+            confirm: o.confirm === true,
+            olderThan: maybeText(o, "olderThan"),
+          }),
+      ),
+  },
+  {
     name: "inspect",
     help: "Show a run's state, verification, review and usage (a summary on a terminal)",
     options: [RUN_ID_OPTION, JSON_OPTION],

@@ -4,8 +4,9 @@
  * dirs, from the source). Whatever the checks write there (bytecode, build outputs, caches) goes with the tree;
  * the user's checkout is never a check's working directory.
  *
- * A scratch tree is made only under the repository's landing lock (git/landing_lock.ts), so one a killed
- * landing left behind is found by the next landing into that repository and removed before it starts.
+ * A scratch tree is leased in its run's ledger before it exists (store/ledger.ts: recover, cleanup and gc
+ * reclaim it), and made only under the repository's landing lock (git/landing_lock.ts), so one a killed
+ * landing left behind is also found by the next landing into that repository and removed before it starts.
  */
 import { join } from "../base/path.ts";
 import { git, gitText } from "../git/git.ts";
@@ -13,6 +14,7 @@ import type { WorktreeRef } from "../git/worktree.ts";
 import { withWorktreeLock } from "../git/worktree_lock.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
+import { takeLease } from "../store/ledger.ts";
 import { furnishTree } from "../workspace/furnish.ts";
 
 export const scratchRoot = (ctx: SpotContext) => join(ctx.paths.cacheRoot, "landing");
@@ -70,6 +72,13 @@ export async function withScratchTree<T>(
   await reclaimScratchTrees(ctx, repo);
   const path = join(scratchRoot(ctx), `${options.label}-${crypto.randomUUID().slice(0, 8)}`);
   await Deno.mkdir(scratchRoot(ctx), { recursive: true });
+  // Written down before it exists, in the run's ledger: recover, cleanup and gc reclaim it after a kill too.
+  const lease = await takeLease(ctx.store.dir(options.furnish.runId), {
+    kind: "worktree",
+    what: "scratch tree",
+    path,
+    repo,
+  });
   try {
     await withWorktreeLock(
       repo,
@@ -81,5 +90,6 @@ export async function withScratchTree<T>(
     return await fn({ path, gitDir });
   } finally {
     await removeTree(repo, path);
+    await lease.release();
   }
 }
