@@ -6,7 +6,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sh, spot, type SpotEnv, writeJson } from "../helpers.ts";
-import { approve, code, episode, init, replay, result, runToEnd, setup, task, write } from "./helpers.ts";
+import {
+  approve,
+  code,
+  episode,
+  init,
+  replay,
+  result,
+  runToEnd,
+  setup,
+  task,
+  write,
+} from "../jobs/helpers.ts";
 
 /** Two Python builders whose checks import their module (writing `__pycache__/` where they run), one reviewer. */
 async function pythonJob(env: SpotEnv, repo: string): Promise<string> {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { sh, spot, type SpotEnv } from "../helpers.ts";
-import { checkoutFiles } from "../landing/helpers.ts";
+import { checkoutFiles } from "./helpers.ts";
 import {
   approve,
   code,
@@ -21,7 +21,7 @@ import {
   task,
   waitToEnd,
   write,
-} from "./helpers.ts";
+} from "../jobs/helpers.ts";
 
 /** The four-task graph whose ui builder's check fails once api is beside it, unless `flag` exists. */
 async function graph(
