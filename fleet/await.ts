@@ -9,14 +9,8 @@ import type { Queue } from "../queue/types.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 
-/** How often the origin reads the task's status. */
-const POLL_MS = 250;
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((r) => {
-    const t = setTimeout(r, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), r()), { once: true });
-  });
+/** How often the origin looks at a task whose status did not change (a claim's timeout counts on). */
+const IDLE_MS = 1_000;
 
 /** Follows the run's task to its end; returns its last status, or null when `signal` stopped the wait. */
 export async function followTask(
@@ -30,11 +24,8 @@ export async function followTask(
   let attempt = state.fleet?.attempt ?? 0;
   let history = -1;
   const claimTimeoutMs = ctx.config.queue.claimTimeoutSeconds * 1000;
-  while (!options.signal?.aborted) {
-    const status = await queue.status(taskId);
-    if (!status) {
-      throw new SpotError("FLEET_TASK_FAILED", `Cannot follow task "${taskId}": the queue has no such task`);
-    }
+  // Each change of the task's status wakes the origin at once (the queue's watch); no change, every IDLE_MS.
+  for await (const status of queue.watch(taskId, { signal: options.signal, idleMs: IDLE_MS })) {
     if (history < 0) history = status.history.length;
     for (const h of status.history.slice(history)) {
       const lost = h.outcome === "lease expired" ? "lease-expired" : "released";
@@ -81,7 +72,7 @@ export async function followTask(
     if (status.state === "queued") {
       ctx.progress?.(`run ${runId}: queued on ${queue.where}, waiting for an executor`);
     }
-    await sleep(POLL_MS, options.signal);
   }
-  return null;
+  if (options.signal?.aborted) return null;
+  throw new SpotError("FLEET_TASK_FAILED", `Cannot follow task "${taskId}": the queue has no such task`);
 }

@@ -58,19 +58,31 @@ async function holdExecutorLock(ctx: SpotContext): Promise<Deno.FsFile> {
   return file;
 }
 
-/** Renews the attempt's lease until it ends; a lost lease or a cancel aborts it. */
+/**
+ * Renews the attempt's lease until it ends; a lost lease or a cancel aborts it, and so does a lease that ran out
+ * with no heartbeat answered: a heartbeat rides out an outage for up to a minute (queue/retry.ts), far longer
+ * than another executor waits to take the task over.
+ */
 async function guard(queue: Queue, r: Running, beatMs: number): Promise<void> {
   let lastHeld = Date.now();
+  const away = "no heartbeat reached the queue within the lease";
   while (!r.abort.signal.aborted) {
     await new Promise((res) => setTimeout(res, beatMs));
     if (r.abort.signal.aborted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const leaseOut = new Promise<"out">((res) => {
+      timer = setTimeout(() => res("out"), Math.max(0, lastHeld + queue.leaseMs - Date.now()));
+    });
     try {
-      const lease = await r.claim.heartbeat();
+      const lease = await Promise.race([r.claim.heartbeat(), leaseOut]);
       if (lease === "held") lastHeld = Date.now();
+      else if (lease === "out") r.why = away;
       else r.why = lease === "cancelled" ? "the task was cancelled" : "another attempt took the task";
     } catch {
       // The queue is away (a restart, a partition): past the lease, another executor may hold the task.
-      if (Date.now() - lastHeld > queue.leaseMs) r.why = "no heartbeat reached the queue within the lease";
+      if (Date.now() - lastHeld > queue.leaseMs) r.why = away;
+    } finally {
+      clearTimeout(timer);
     }
     if (r.why) r.abort.abort();
   }

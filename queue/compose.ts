@@ -5,7 +5,7 @@
  * the task: the stream's acknowledgements are per message, so an old holder that acked would end the new one's
  * delivery.
  */
-import { type ResultRef, WorkItem } from "./item.ts";
+import { ENDED, type ResultRef, type TaskStatus, WorkItem } from "./item.ts";
 import {
   cancelTask,
   createStatus,
@@ -140,8 +140,38 @@ export function composeQueue(parts: QueueParts): Queue {
       return new HeldClaim(item, taken.held, delivery, parts, now);
     },
     status: (taskId) => readStatus(parts.kv, taskId),
+    watch: (taskId, options = {}) => watchStatus(parts.kv, taskId, options),
     cancel: (taskId, reason) => cancelTask(parts.kv, taskId, reason, now()),
   };
+}
+
+async function* watchStatus(
+  kv: KvLike,
+  taskId: string,
+  options: { signal?: AbortSignal; idleMs?: number },
+): AsyncGenerator<TaskStatus> {
+  const { signal, idleMs = 1_000 } = options;
+  let woken = false;
+  let wake = () => {};
+  const stop = await kv.watch(taskId, () => (woken = true, wake())).catch(() => () => {});
+  try {
+    while (!signal?.aborted) {
+      woken = false;
+      const status = await readStatus(kv, taskId);
+      if (!status) return;
+      yield status;
+      if (ENDED.has(status.state)) return;
+      if (woken || signal?.aborted) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => wake(), idleMs);
+        wake = () => (clearTimeout(timer), signal?.removeEventListener("abort", wake), resolve());
+        signal?.addEventListener("abort", wake, { once: true });
+      });
+      wake = () => {};
+    }
+  } finally {
+    stop();
+  }
 }
 
 function safeJson(text: string): unknown {

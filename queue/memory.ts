@@ -20,19 +20,30 @@ const POLL_MS = 10;
 class MemoryKv implements KvLike {
   #entries = new Map<string, { value: string; revision: number }>();
   #seq = 0;
+  #watchers = new Map<string, Set<() => void>>();
   get(key: string) {
     return Promise.resolve(this.#entries.get(key) ?? null);
   }
   create(key: string, value: string) {
     if (this.#entries.has(key)) return Promise.reject(new KvConflict(`"${key}" exists`));
     this.#entries.set(key, { value, revision: ++this.#seq });
+    this.#changed(key);
     return Promise.resolve(this.#seq);
   }
   update(key: string, value: string, revision: number) {
     const was = this.#entries.get(key);
     if (was?.revision !== revision) return Promise.reject(new KvConflict(`"${key}" moved past ${revision}`));
     this.#entries.set(key, { value, revision: ++this.#seq });
+    this.#changed(key);
     return Promise.resolve(this.#seq);
+  }
+  watch(key: string, changed: () => void) {
+    const set = this.#watchers.get(key) ?? new Set();
+    this.#watchers.set(key, set.add(changed));
+    return Promise.resolve(() => void set.delete(changed));
+  }
+  #changed(key: string) {
+    for (const changed of this.#watchers.get(key) ?? []) changed();
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { nanos } from "@nats-io/nats-core";
 import { AckPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
-import type { KV } from "@nats-io/kv";
+import { type KV, KvWatchInclude } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
 import { ExecutorRecord, seenAs } from "./item.ts";
 import { retrying } from "./retry.ts";
@@ -35,6 +35,15 @@ export class NatsKv implements KvLike {
     return retrying(`update task "${key}"`, () => this.kv.update(key, value, revision), {
       where: this.where,
     });
+  }
+  /** The bucket's own watch (an ordered consumer the client re-creates after a restart); none if it fails. */
+  async watch(key: string, changed: () => void) {
+    const updates = await this.kv.watch({ key, include: KvWatchInclude.UpdatesOnly }).catch(() => null);
+    if (!updates) return () => {};
+    void (async () => {
+      for await (const _ of updates) changed();
+    })().catch(() => {});
+    return () => updates.stop();
   }
 }
 

@@ -28,6 +28,9 @@ class LossyKv implements KvLike {
     this.entries.set(key, { value, revision: ++this.seq });
     return this.#answer(this.seq);
   }
+  watch() {
+    return Promise.resolve(() => {});
+  }
 }
 
 /** Retries a call whose answer was lost, as queue/retry.ts does. */
@@ -45,6 +48,7 @@ function lossy(kv: LossyKv): KvLike {
     get: (k) => kv.get(k),
     create: (k, v) => retried(() => kv.create(k, v)),
     update: (k, v, r) => retried(() => kv.update(k, v, r)),
+    watch: () => kv.watch(),
   };
 }
 

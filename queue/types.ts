@@ -61,6 +61,12 @@ export interface Queue {
     options?: { waitMs?: number; signal?: AbortSignal },
   ): Promise<Claim | null>;
   status(taskId: string): Promise<TaskStatus | null>;
+  /**
+   * The task's status now, again on each change, and at least every `idleMs` (1 s) without one, so a waiter can
+   * act on time passing; it ends after the status that ended the task, when there is no such task, or when
+   * `signal` aborts. A change wakes it at once where the backend pushes changes (the nats status bucket's watch).
+   */
+  watch(taskId: string, options?: { signal?: AbortSignal; idleMs?: number }): AsyncIterable<TaskStatus>;
   /** Ends a task that has not ended; its holder stops at its next heartbeat. */
   cancel(taskId: string, reason: string): Promise<TaskStatus | null>;
   objects: QueueObjects;
@@ -75,6 +81,8 @@ export interface KvLike {
   create(key: string, value: string): Promise<number>;
   /** Throws KvConflict when the key's revision is not `revision`. */
   update(key: string, value: string, revision: number): Promise<number>;
+  /** Calls `changed` after each write of `key` until the returned function is called. */
+  watch(key: string, changed: () => void): Promise<() => void>;
 }
 
 export class KvConflict extends Error {}

@@ -6,9 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { spawnProcess } from "../../sandbox/spawn.ts";
-import { CLI, makeRepo, ROOT, spot, spotEnv, writeEpisode, writeJson } from "../helpers.ts";
-import { type Machine, machine, startExecutor, stopExecutor, until } from "./fleet_helpers.ts";
+import { makeRepo, spot, spotEnv, writeEpisode } from "../helpers.ts";
+import {
+  fleetOf,
+  machine,
+  prepared,
+  runInBackground,
+  startExecutor,
+  stopExecutor,
+  until,
+} from "./fleet_helpers.ts";
 import { startNats } from "./nats_server.ts";
 
 const code = (r: { json: Record<string, unknown> }) => (r.json.error as { code?: string } | undefined)?.code;
@@ -46,50 +53,6 @@ Deno.test("doctor fails with the fix when the configured queue does not answer",
   assert.equal(queue?.ok, false);
   assert.match(queue?.fix ?? "", /nats-server -js|queue\.url/);
 });
-
-async function prepared(origin: Machine, repo: string, name: string, ops: Record<string, unknown>[]) {
-  const episode = join(origin.dir, `${name}.jsonl`);
-  await writeEpisode(episode, ops);
-  const task = join(origin.dir, `${name}.json`);
-  await writeJson(task, {
-    schemaVersion: 1,
-    goal: `Write ${name}.txt for the test`,
-    allowedPaths: [`${name}.txt`],
-    acceptanceCriteria: ["written"],
-    verification: [{ argv: ["true"], timeoutSeconds: 30 }],
-    risk: "low",
-  });
-  const p = await spot(origin, repo, "prepare", "--task", task, "--profile", "replay", "--model", episode);
-  assert.equal(p.code, 0, p.stderr);
-  return String(p.json.runId);
-}
-
-/** `spot run --id ID --on fleet` in the background. */
-function runInBackground(origin: Machine, repo: string, runId: string) {
-  let started: (pid: number) => void = () => {};
-  const pid = new Promise<number>((r) => started = r);
-  const done = spawnProcess(
-    [
-      Deno.execPath(),
-      "run",
-      "--allow-all",
-      "--no-prompt",
-      "--config",
-      join(ROOT, "deno.json"),
-      CLI,
-      "run",
-      "--id",
-      runId,
-      "--on",
-      "fleet",
-    ],
-    { cwd: repo, env: origin.env, onSpawn: started },
-  );
-  return { pid, done };
-}
-
-const fleetOf = async (origin: Machine, runId: string) =>
-  JSON.parse(await Deno.readTextFile(join(origin.stateDir, "runs", runId, "state.json"))).fleet ?? {};
 
 Deno.test({
   name:

@@ -29,7 +29,14 @@ import {
   stopExecutor,
   until,
 } from "./fleet_helpers.ts";
-import { assertOnceAndIntegrate, createJob, jobRepo, startJob, waitJob } from "./fleet_job.ts";
+import {
+  assertOnceAndIntegrate,
+  createJob,
+  jobRepo,
+  startJob,
+  stopCoordinator,
+  waitJob,
+} from "./fleet_job.ts";
 import { startNats } from "./nats_server.ts";
 
 const GATED = ["b0", "b1", "b2", "b3"];
@@ -37,10 +44,14 @@ const GATED = ["b0", "b1", "b2", "b3"];
 interface Fleet {
   machines: Map<string, Machine>;
   running: Map<string, RunningExecutor>;
+  /** Every executor process started, the killed ones too. */
+  all: RunningExecutor[];
 }
 
 async function restart(fleet: Fleet, name: string): Promise<void> {
-  fleet.running.set(name, await startExecutor(fleet.machines.get(name)!, ["--capacity", "2"]));
+  const e = await startExecutor(fleet.machines.get(name)!, ["--capacity", "2"]);
+  fleet.running.set(name, e);
+  fleet.all.push(e);
 }
 
 Deno.test({
@@ -50,10 +61,12 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const nats = await startNats();
-    const fleet: Fleet = { machines: new Map(), running: new Map() };
+    const fleet: Fleet = { machines: new Map(), running: new Map(), all: [] };
     let queue: Queue | null = null;
+    let owner: Machine | null = null;
+    let jobId = "";
     try {
-      const origin = await machine("origin", nats.url, { maxConcurrentRuns: 16 });
+      const origin = owner = await machine("origin", nats.url, { maxConcurrentRuns: 16 });
       for (const name of ["e1", "e2", "e3"]) {
         fleet.machines.set(name, await machine(name, nats.url));
         await restart(fleet, name);
@@ -64,7 +77,7 @@ Deno.test({
       const hold = (id: string) => join(origin.dir, `hold-${id}`);
       for (const id of GATED) await Deno.writeTextFile(hold(id), "");
       const repo = await jobRepo(origin, 11);
-      const jobId = await createJob(origin, repo, {
+      jobId = await createJob(origin, repo, {
         builders: 11,
         sleepMs: { all: 1500 },
         gates: { started, hold: (id) => GATED.includes(id) ? hold(id) : null },
@@ -178,13 +191,27 @@ Deno.test({
           `the stale attempt of ${stale.taskId} completed`,
         );
       }
+      // Each task ran to completion exactly once across all executors, the killed and paused ones included.
+      for (const id of [...Array.from({ length: 11 }, (_, i) => `b${i}`), "review"]) {
+        const t = await taskOf(id);
+        const completed = fleet.all.flatMap((e) => e.stderr)
+          .filter((l) => l.startsWith(`task ${t}: `) && l.includes('"kind":"completed"'));
+        assert.equal(completed.length, 1, `${id} completed ${completed.length} times`);
+        assert.equal((await status(id))?.state, "done", id);
+      }
       // The job's page says where each task ran.
       const view = JSON.parse((await originDashboard(origin, nats.url)(`/api/jobs/${jobId}`)).body);
       const ranOn = view.job.tasks as { id: string; executor: string | null }[];
       assert.equal(ranOn.length, 12);
       assert.ok(ranOn.every((t) => ["e1", "e2", "e3"].includes(t.executor ?? "")), JSON.stringify(ranOn));
       await assertOnceAndIntegrate(origin, repo, jobId, 11);
+    } catch (error) {
+      for (const [i, e] of fleet.all.entries()) {
+        console.error(`--- executor process ${i} (pid ${e.pid}):\n${e.stderr.slice(-40).join("\n")}`);
+      }
+      throw error;
     } finally {
+      if (owner && jobId) await stopCoordinator(owner, jobId);
       for (const e of fleet.running.values()) {
         try {
           Deno.kill(e.pid, "SIGCONT");

@@ -5,10 +5,12 @@
  */
 import { join } from "node:path";
 import { type ProcessResult, spawnProcess } from "../../sandbox/spawn.ts";
-import { CLI, ROOT, spot, type SpotEnv, spotEnv } from "../helpers.ts";
+import { CLI, ROOT, spot, type SpotEnv, spotEnv, writeEpisode, writeJson } from "../helpers.ts";
+import assert from "node:assert/strict";
 import { createApp } from "../../serve/app.ts";
 import { Config } from "../../schemas/config.ts";
 import { resolvePaths } from "../../store/paths.ts";
+import { ended } from "./nats_server.ts";
 import { runIndexFor } from "../../store/index_shared.ts";
 
 export interface Machine extends SpotEnv {
@@ -87,17 +89,12 @@ export async function until(
   }
 }
 
-/** SIGTERM, and the executor's answer once it drained. */
+/** SIGTERM, and the executor's answer once it drained (killed if it takes longer than `STOP_GRACE_MS`). */
 export async function stopExecutor(
   e: RunningExecutor,
   signal: Deno.Signal = "SIGTERM",
 ): Promise<ProcessResult> {
-  try {
-    Deno.kill(e.pid, signal);
-  } catch {
-    // gone already
-  }
-  return await e.done;
+  return await ended(e.pid, e.done, signal);
 }
 
 export { spot };
@@ -119,3 +116,49 @@ export function originDashboard(m: Machine, url: string) {
     return { status: res.status, body: await res.text() };
   };
 }
+
+/** A run prepared on the origin with the replay worker doing `ops`; its id. */
+export async function prepared(origin: Machine, repo: string, name: string, ops: Record<string, unknown>[]) {
+  const episode = join(origin.dir, `${name}.jsonl`);
+  await writeEpisode(episode, ops);
+  const task = join(origin.dir, `${name}.json`);
+  await writeJson(task, {
+    schemaVersion: 1,
+    goal: `Write ${name}.txt for the test`,
+    allowedPaths: [`${name}.txt`],
+    acceptanceCriteria: ["written"],
+    verification: [{ argv: ["true"], timeoutSeconds: 30 }],
+    risk: "low",
+  });
+  const p = await spot(origin, repo, "prepare", "--task", task, "--profile", "replay", "--model", episode);
+  assert.equal(p.code, 0, p.stderr);
+  return String(p.json.runId);
+}
+
+/** `spot run --id ID --on fleet` in the background. */
+export function runInBackground(origin: Machine, repo: string, runId: string) {
+  let started: (pid: number) => void = () => {};
+  const pid = new Promise<number>((r) => started = r);
+  const done = spawnProcess(
+    [
+      Deno.execPath(),
+      "run",
+      "--allow-all",
+      "--no-prompt",
+      "--config",
+      join(ROOT, "deno.json"),
+      CLI,
+      "run",
+      "--id",
+      runId,
+      "--on",
+      "fleet",
+    ],
+    { cwd: repo, env: origin.env, onSpawn: started },
+  );
+  return { pid, done };
+}
+
+/** The run's `state.fleet` on the origin. */
+export const fleetOf = async (origin: Machine, runId: string) =>
+  JSON.parse(await Deno.readTextFile(join(origin.stateDir, "runs", runId, "state.json"))).fleet ?? {};

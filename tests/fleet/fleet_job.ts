@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { coordinatorAlive, jobDir } from "../../graphs/store.ts";
+import { resolvePaths } from "../../store/paths.ts";
 import { makeRepo, sh, spot, type SpotEnv, writeEpisode, writeJson } from "../helpers.ts";
 
 export const builderIds = (n: number) => Array.from({ length: n }, (_, i) => `b${i}`);
@@ -112,6 +114,27 @@ export async function waitJob(env: SpotEnv, repo: string, jobId: string, ms = 24
     await new Promise((r) => setTimeout(r, 100));
   }
   return done;
+}
+
+/** Ends the job's coordinator if it still runs (a test that failed part way): by its pid, -9 after a grace. */
+export async function stopCoordinator(env: SpotEnv, jobId: string): Promise<void> {
+  const paths = resolvePaths((n) => env.env[n]);
+  if (!(await coordinatorAlive(paths, jobId).catch(() => false))) return;
+  const state = JSON.parse(await Deno.readTextFile(join(jobDir(paths, jobId), "state.json")));
+  const pid = state.coordinator?.pid as number | undefined;
+  if (!pid) return;
+  const kill = (s: Deno.Signal) => {
+    try {
+      Deno.kill(pid, s);
+    } catch {
+      // gone
+    }
+  };
+  kill("SIGTERM");
+  for (let i = 0; i < 100 && await coordinatorAlive(paths, jobId); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (await coordinatorAlive(paths, jobId)) kill("SIGKILL");
 }
 
 async function events(stateDir: string, runId: string): Promise<Record<string, unknown>[]> {

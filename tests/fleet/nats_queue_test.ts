@@ -1,23 +1,26 @@
 /** The queue seam's contract against a real loopback nats-server (JetStream, KV, object store). */
 import { openNatsQueue } from "../../queue/nats.ts";
 import { QueueConfig } from "../../schemas/config.ts";
-import { type NatsServer, startNats } from "./nats_server.ts";
+import { startNats } from "./nats_server.ts";
+import type { Queue } from "../../queue/types.ts";
 import assert from "node:assert/strict";
 import { item, queueContract } from "./queue_contract.ts";
 
-let server: NatsServer | null = null;
-let n = 0;
-
+/** Each test gets its own server, stopped (by its pid) when the test closes its queue, even a filtered run's. */
 queueContract("nats", async (leaseMs) => {
-  server ??= await startNats();
-  // Each test gets its own stream and buckets on the one server.
-  const config = QueueConfig.parse({
-    backend: "nats",
-    url: server.url,
-    prefix: `T${++n}`,
-    leaseSeconds: Math.max(2, Math.round(leaseMs / 1000)),
-  });
-  return await openNatsQueue({ ...config, leaseSeconds: leaseMs / 1000 }, { client: "contract test" });
+  const server = await startNats();
+  try {
+    const config = QueueConfig.parse({
+      backend: "nats",
+      url: server.url,
+      leaseSeconds: Math.max(2, Math.round(leaseMs / 1000)),
+    });
+    const q = await openNatsQueue({ ...config, leaseSeconds: leaseMs / 1000 }, { client: "contract test" });
+    return { ...q, close: () => q.close().finally(() => server.stop()) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
 });
 
 Deno.test({
@@ -64,12 +67,11 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    server ??= await startNats();
+    const server = await startNats();
     const config = QueueConfig.parse({ backend: "nats", url: server.url, prefix: "RACE" });
-    const queues = await Promise.all(
-      [1, 2, 3, 4].map((i) => openNatsQueue(config, { client: `racer ${i}` })),
-    );
+    const queues: Queue[] = [];
     try {
+      for (let i = 1; i <= 4; i++) queues.push(await openNatsQueue(config, { client: `racer ${i}` }));
       const file = await Deno.makeTempFile();
       await Deno.writeFile(file, new Uint8Array(3_000_000).fill(7));
       const results = await Promise.allSettled(
@@ -79,15 +81,7 @@ Deno.test({
       assert.deepEqual(await queues[0].objects.meta("repo/x/same"), { p: "" });
     } finally {
       for (const q of queues) await q.close();
+      await server.stop();
     }
-  },
-});
-
-Deno.test({
-  name: "queue nats: the server stops",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    await server?.stop();
   },
 });

@@ -41,6 +41,33 @@ async function listening(port: number, ms: number): Promise<void> {
   }
 }
 
+/** How long a signalled process may take to exit before it is killed (-9): a stop never hangs a test. */
+export const STOP_GRACE_MS = 15_000;
+
+/** Signals `pid` and waits for `done`; SIGKILL once `STOP_GRACE_MS` passed. */
+export async function ended<T>(pid: number, done: Promise<T>, signal: Deno.Signal): Promise<T> {
+  const send = (s: Deno.Signal) => {
+    try {
+      Deno.kill(pid, s);
+    } catch {
+      // gone already
+    }
+  };
+  // A process already gone is not signalled: its pid may be another's by now.
+  const over = await Promise.race([
+    done.then(() => true, () => true),
+    new Promise((r) => setTimeout(r, 0, false)),
+  ]);
+  if (over) return await done;
+  send(signal);
+  const timer = setTimeout(() => send("SIGKILL"), STOP_GRACE_MS);
+  try {
+    return await done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startNats(): Promise<NatsServer> {
   const bin = await binary();
   const dir = await Deno.makeTempDir({ prefix: "spot-nats-" });
@@ -60,12 +87,7 @@ export async function startNats(): Promise<NatsServer> {
     await listening(port, 10_000);
   };
   const stop = async () => {
-    try {
-      Deno.kill(pid, "SIGTERM");
-    } catch {
-      // gone already
-    }
-    await done;
+    await ended(pid, done, "SIGTERM");
   };
   await launch();
   return {

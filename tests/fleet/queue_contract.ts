@@ -141,6 +141,48 @@ export function queueContract(name: string, open: (leaseMs: number) => Promise<Q
     assert.deepEqual(s?.history.map((h) => h.outcome), ["draining"]);
   });
 
+  test("watch: the status now, each change at once, the end; nothing for no task; a signal stops it", async (q) => {
+    const none = [];
+    for await (const s of q.watch("t-none", { idleMs: 100 })) none.push(s);
+    assert.deepEqual(none, []);
+    await q.enqueue(item("t-watch"));
+    // Idle wake-ups an hour apart: only a pushed change can wake this watcher within the test.
+    const seen: { state: string; attempt: number; at: number }[] = [];
+    const watching = (async () => {
+      for await (const s of q.watch("t-watch", { idleMs: 3_600_000 })) {
+        seen.push({ state: s.state, attempt: s.attempt, at: Date.now() });
+      }
+    })();
+    const seenBy = async (ok: () => boolean, what: string) => {
+      const end = Date.now() + 5_000;
+      while (!ok()) {
+        if (Date.now() > end) throw new Error(`the watcher did not see ${what}: ${JSON.stringify(seen)}`);
+        await sleep(20);
+      }
+    };
+    await seenBy(() => seen.length > 0, "the queued task");
+    assert.equal(seen[0].state, "queued");
+    const a = await claimOrFail(q, "a");
+    const claimedAt = Date.now();
+    await seenBy(() => seen.some((s) => s.state === "running"), "the claim");
+    assert.ok(seen.find((s) => s.state === "running")!.at - claimedAt < 3_000, "the claim was seen late");
+    assert.equal(await a.complete({ record: "r" }), true);
+    await seenBy(() => seen.at(-1)?.state === "done", "the end");
+    await watching;
+    assert.deepEqual(seen.filter((s) => s.state !== "running").map((s) => s.state), ["queued", "done"]);
+
+    await q.enqueue(item("t-stop"));
+    const stop = new AbortController();
+    let n = 0;
+    const stopped = (async () => {
+      for await (const _ of q.watch("t-stop", { signal: stop.signal, idleMs: 3_600_000 })) n++;
+    })();
+    await sleep(200);
+    stop.abort();
+    await stopped;
+    assert.equal(n, 1);
+  });
+
   test("objects round-trip with their metadata, by prefix", async (q) => {
     const dir = await Deno.makeTempDir();
     const src = join(dir, "in");
