@@ -4,7 +4,7 @@
  * commits uploaded before it lack (they are its prerequisites, named in its metadata). An executor keeps one bare
  * store per repository and fetches only the bundles of commits it does not have, prerequisites first.
  */
-import { join } from "../base/path.ts";
+import { dirname, join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { hasCommit, objectsDir, readBundleHeader, rootCommit, unbundle, writeBundle } from "../git/bundle.ts";
 import { git } from "../git/git.ts";
@@ -54,12 +54,32 @@ export async function uploadCommit(
   return id;
 }
 
-/** The executor's bare store of one repository, made on first use. */
+const isStore = (dir: string) => Deno.stat(join(dir, "HEAD")).then(() => true, () => false);
+
+/**
+ * The executor's bare store of one repository, made on first use: initialised aside and renamed into place, so
+ * an attempt running beside the one that makes it never sees half a repository (its HEAD before its config).
+ */
 export async function repoStore(cacheRoot: string, repoId: string): Promise<string> {
   const dir = join(cacheRoot, "fleet", "repos", `${repoId}.git`);
-  if (!(await Deno.stat(join(dir, "HEAD")).then(() => true, () => false))) {
-    await Deno.mkdir(dir, { recursive: true });
-    await git(["init", "--quiet", "--bare", dir], { cwd: dir });
+  if (await isStore(dir)) return dir;
+  const parent = dirname(dir);
+  await Deno.mkdir(parent, { recursive: true });
+  const aside = await Deno.makeTempDir({ dir: parent, prefix: `.${repoId}.` });
+  try {
+    await git(["init", "--quiet", "--bare", aside], { cwd: aside });
+    for (let i = 0; i < 2 && !(await isStore(dir)); i++) {
+      try {
+        await Deno.rename(aside, dir);
+      } catch (error) {
+        // Another attempt put its store there first; or a store an older spot left half made is in the way.
+        if (await isStore(dir)) break;
+        if (i > 0) throw error;
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      }
+    }
+  } finally {
+    await Deno.remove(aside, { recursive: true }).catch(() => {});
   }
   return dir;
 }

@@ -5,11 +5,12 @@
  *
  * - the NATS server restarts while the first builders run;
  * - an executor is killed (-9) while a worker's turn is under way (a gated builder, `b0`);
- * - an executor is killed (-9) after a builder's verification, before it completed the task (`b1`);
+ * - an executor is killed (-9) after a builder's checks ran, before it published or completed the task (`b1`):
+ *   it is stopped while the check waits at its gate, the check then ends, and the executor is killed;
  * - an executor is paused (SIGSTOP: a partition) while it holds a worker's turn (`b2`), resumed after another
  *   executor finished the task;
- * - an executor is paused after a builder's verification (`b3`) and resumed after another finished it: it
- *   returns late, and its result is not taken.
+ * - an executor is paused (as for `b1`) while a builder's check runs (`b3`), the check ends, and it is resumed
+ *   after another executor finished the task: it returns late, and its result is not taken.
  *
  * Every task is taken over once and integrated once; the killed executors, started again, discard what their
  * dead attempts left; the paused ones stop their stale attempts (lease lost) or have them refused.
@@ -40,6 +41,8 @@ import {
 import { startNats } from "./nats_server.ts";
 
 const GATED = ["b0", "b1", "b2", "b3"];
+/** Builders whose check waits at a gate of its own, so the test can stop its executor right there. */
+const CHECK_GATED = ["b1", "b3"];
 
 interface Fleet {
   machines: Map<string, Machine>;
@@ -75,12 +78,20 @@ Deno.test({
       const q = queue;
       const started = join(origin.dir, "started.log");
       const hold = (id: string) => join(origin.dir, `hold-${id}`);
+      const checked = join(origin.dir, "checked.log");
+      const checkHold = (id: string) => join(origin.dir, `check-hold-${id}`);
       for (const id of GATED) await Deno.writeTextFile(hold(id), "");
+      for (const id of CHECK_GATED) await Deno.writeTextFile(checkHold(id), "");
       const repo = await jobRepo(origin, 11);
       jobId = await createJob(origin, repo, {
         builders: 11,
         sleepMs: { all: 1500 },
-        gates: { started, hold: (id) => GATED.includes(id) ? hold(id) : null },
+        gates: {
+          started,
+          hold: (id) => GATED.includes(id) ? hold(id) : null,
+          checked,
+          checkHold: (id) => CHECK_GATED.includes(id) ? checkHold(id) : null,
+        },
       });
       await startJob(origin, repo, jobId);
 
@@ -96,26 +107,35 @@ Deno.test({
         await until(`${id} to be claimed`, async () => (s = await status(id))?.state === "running", 120_000);
         return s!;
       };
-      const turnStarted = (id: string, times: number) =>
-        until(`${id}'s worker to start (${times})`, async () => {
-          const text = await Deno.readTextFile(started).catch(() => "");
-          return text.split("\n").filter((l) => l === id).length >= times;
+      // Running, and its worker started by this very attempt (a record can still name a killed holder until
+      // its lease runs out; the worker's line names the attempt's worktree: its run, `<task>.a<attempt>`).
+      const liveOn = async (id: string) => {
+        let s: TaskStatus | null = null;
+        await until(`${id}'s worker to start on a live attempt`, async () => {
+          s = await status(id);
+          if (s?.state !== "running") return false;
+          const lines = (await Deno.readTextFile(started).catch(() => "")).split("\n");
+          return lines.some((l) => l.startsWith(`${id} `) && l.includes(`${s!.taskId}.a${s!.attempt}`));
         }, 120_000);
+        return s!;
+      };
       const attemptDir = (s: TaskStatus) =>
         join(fleet.machines.get(s.executor!)!.stateDir, "runs", `${s.taskId}.a${s.attempt}`);
-      const verifiedThenStop = async (id: string): Promise<TaskStatus> => {
-        const s = await runningOn(id);
+      // Stopped while its check waits at the gate (so it cannot have published); the check then ends.
+      const checkedThenStop = async (id: string): Promise<TaskStatus> => {
+        await runningOn(id);
         await Deno.remove(hold(id));
-        await until(`${id} verified on ${s.executor}`, async () => {
-          return await Deno.stat(join(attemptDir(s), "verification.json")).then(() => true, () => false);
+        await until(`${id}'s check to run`, async () => {
+          const text = await Deno.readTextFile(checked).catch(() => "");
+          return text.split("\n").includes(id);
         }, 120_000);
+        // The holder now is the one whose check waits at the gate.
+        const s = (await status(id))!;
+        assert.equal(s.state, "running", `${id} is ${s.state} while its check is held`);
         Deno.kill(fleet.running.get(s.executor!)!.pid, "SIGSTOP");
+        await Deno.remove(checkHold(id));
         const now = await status(id);
-        assert.equal(
-          now?.state,
-          "running",
-          `${id} completed before it could be stopped: the test missed its window`,
-        );
+        assert.equal(now?.state, "running", `${id} ended while its check was held`);
         assert.equal(now?.attempt, s.attempt);
         return s;
       };
@@ -138,8 +158,7 @@ Deno.test({
 
       // kill -9 mid-turn: the task goes to another attempt after the lease; the dead one's leftovers go when
       // its executor starts again.
-      const b0 = await runningOn("b0");
-      await turnStarted("b0", 1);
+      const b0 = await liveOn("b0");
       const killed = fleet.running.get(b0.executor!)!;
       Deno.kill(killed.pid, "SIGKILL");
       await killed.done;
@@ -151,24 +170,23 @@ Deno.test({
         "the dead attempt's run was not discarded",
       );
 
-      // kill -9 after verification, before completing.
-      const b1 = await verifiedThenStop("b1");
+      // kill -9 after its checks ran, before publishing.
+      const b1 = await checkedThenStop("b1");
       const stopped = fleet.running.get(b1.executor!)!;
       Deno.kill(stopped.pid, "SIGKILL");
       await stopped.done;
       await restart(fleet, b1.executor!);
 
       // A partition: the executor holding b2's turn pauses; another executor does b2; the paused one resumes.
-      const b2 = await runningOn("b2");
-      await turnStarted("b2", 1);
+      const b2 = await liveOn("b2");
       const paused = fleet.running.get(b2.executor!)!;
       Deno.kill(paused.pid, "SIGSTOP");
       await Deno.remove(hold("b2"));
       await doneElsewhere("b2", b2);
       Deno.kill(paused.pid, "SIGCONT");
 
-      // A slow executor whose lease expired after its verification comes back with a result: not taken.
-      const b3 = await verifiedThenStop("b3");
+      // A slow executor whose lease expired after its checks ran comes back with a result: not taken.
+      const b3 = await checkedThenStop("b3");
       await doneElsewhere("b3", b3);
       const slow = fleet.running.get(b3.executor!)!;
       Deno.kill(slow.pid, "SIGCONT");

@@ -35,12 +35,27 @@ export async function createJob(
     sleepMs: Record<string, number>;
     reviewer?: boolean;
     concurrency?: number;
-    /** Builders whose worker, once started, writes its id to `started` and waits while `hold` exists. */
-    gates?: { started: string; hold: (id: string) => string | null };
+    /**
+     * Builders whose worker, once started, writes its id and its directory (the attempt's worktree, named by
+     * its run) to `started` and waits while `hold` exists; and whose
+     * check, once the work is there, writes its id to `checked` and waits while `checkHold` exists.
+     */
+    gates?: {
+      started: string;
+      hold: (id: string) => string | null;
+      checked?: string;
+      checkHold?: (id: string) => string | null;
+    };
   },
 ): Promise<string> {
   const ids = builderIds(options.builders);
   const tasks: Record<string, unknown>[] = [];
+  const check = (id: string) => {
+    const gate = options.gates?.checkHold?.(id);
+    if (!gate) return ["grep", "-rq", `${id} done`, "."];
+    const wait = `echo ${id} >> '${options.gates!.checked}'; while [ -e '${gate}' ]; do sleep 0.05; done`;
+    return ["sh", "-c", `grep -rq '${id} done' . && { ${wait}; }`];
+  };
   for (const id of ids) {
     const file = join(env.dir, `${id}.jsonl`);
     const hold = options.gates?.hold(id);
@@ -50,7 +65,7 @@ export async function createJob(
         argv: [
           "sh",
           "-c",
-          `echo ${id} >> '${options.gates!.started}'; while [ -e '${hold}' ]; do sleep 0.05; done`,
+          `echo "${id} $PWD" >> '${options.gates!.started}'; while [ -e '${hold}' ]; do sleep 0.05; done`,
         ],
       }]
       : [];
@@ -66,7 +81,7 @@ export async function createJob(
       task: `Write ${id}/f.ts`,
       acceptance: [`${id}/f.ts says done`],
       ownership: [`${id}/`],
-      checks: [{ id: "done", argv: ["grep", "-rq", `${id} done`, "."] }],
+      checks: [{ id: "done", argv: check(id) }],
       model: { profile: "replay", id: file },
     });
   }
