@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeRepo } from "../helpers.ts";
+import { makeRepo, spot } from "../helpers.ts";
 import {
   fleetOf,
   machine,
@@ -60,8 +60,14 @@ Deno.test({
       assert.ok(took < (LEASE_S + 8) * 1000, `the attempt stopped ${took} ms after the queue went away`);
       Deno.kill(nats.pid(), "SIGCONT");
       paused = false;
-      const end = await stopExecutor(e1);
-      assert.equal(end.exitCode, 0, end.stderr);
+      // Back: the task was given up by attempt 1 and is claimed again, as attempt 2 (here, by e1 itself).
+      await until("the task to be claimed again", async () => {
+        const ls = await spot(origin, repo, "executor", "ls", "--json");
+        const [e] = ls.json.executors as { running: { attempt: number }[] }[];
+        return e?.running.some((r) => r.attempt === 2) ?? false;
+      });
+      const end = await stopExecutor(e1, "SIGINT");
+      assert.notEqual(end.signal, "SIGKILL", "e1 did not stop when told to");
     } finally {
       if (paused) Deno.kill(nats.pid(), "SIGCONT");
       for (const p of procs.reverse()) await ended(p.pid, p.done, "SIGINT");
