@@ -18,6 +18,8 @@ import { discardLeftovers } from "./workspace.ts";
 export const EXECUTOR_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** How long one claim waits for work before the loop looks at its signals again. */
 const CLAIM_WAIT_MS = 1_000;
+/** How long a leaving executor's last announcement and its connection's close may wait for the server. */
+const LEAVE_MS = 3_000;
 
 export interface ExecutorOptions {
   name?: string;
@@ -103,6 +105,8 @@ export async function runExecutor(ctx: SpotContext, options: ExecutorOptions) {
     doing: "start an executor",
   });
   const running = new Map<string, Running>();
+  // A claim waiting on a server that is away gives up when the executor is told to drain or stop.
+  const leaving = AbortSignal.any([options.drain, options.stop]);
   let done = 0;
   try {
     const fit = await executorFit(ctx, options.profiles);
@@ -148,7 +152,7 @@ export async function runExecutor(ctx: SpotContext, options: ExecutorOptions) {
           await Promise.race([...[...running.values()].map((r) => r.done), aborted(options.drain)]);
           continue;
         }
-        const claim = await queue.claim(name, fit, { waitMs: CLAIM_WAIT_MS, signal: options.drain })
+        const claim = await queue.claim(name, fit, { waitMs: CLAIM_WAIT_MS, signal: leaving })
           .catch((error) => {
             ctx.progress?.(`executor ${name}: ${(error as Error).message}`);
             return null;
@@ -176,7 +180,7 @@ export async function runExecutor(ctx: SpotContext, options: ExecutorOptions) {
         })
           .then(async (outcome) => {
             if (outcome.kind === "aborted" && r.why === "the executor stopped") {
-              await claim.release("the executor stopped").catch(() => {});
+              await within(claim.release("the executor stopped"), LEAVE_MS);
             }
             if (outcome.kind === "completed") done++;
             options.onOutcome?.(claim.item.taskId, outcome);
@@ -195,12 +199,19 @@ export async function runExecutor(ctx: SpotContext, options: ExecutorOptions) {
       clearInterval(beat);
       options.stop.removeEventListener("abort", stopAll);
     }
-    await announce("stopped");
+    await within(announce("stopped"), LEAVE_MS);
     return { executor: name, where: queue.where, done, discardedLeftovers: discarded };
   } finally {
-    await queue.close().catch(() => {});
+    await within(queue.close(), LEAVE_MS);
     lock.close();
   }
+}
+
+/** `p`, or nothing once `ms` passed: a server that is away must not hold up an executor told to stop. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p.catch(() => {}), new Promise<void>((r) => timer = setTimeout(r, ms))]);
+  clearTimeout(timer);
 }
 
 const aborted = (signal: AbortSignal) =>

@@ -66,7 +66,7 @@ export class NatsStream implements WorkStream {
   }
 
   /** The profile's consumer, made (or its lease brought to this config's) once per process. */
-  async #consumer(profile: string) {
+  async #consumer(profile: string, signal?: AbortSignal) {
     const name = `work_${profileToken(profile)}`;
     if (!this.#ready.has(name)) {
       await retrying(`create the consumer for "${profile}"`, () =>
@@ -76,15 +76,13 @@ export class NatsStream implements WorkStream {
           ack_wait: nanos(this.leaseMs),
           max_deliver: -1,
           filter_subject: this.names.subject(profileToken(profile)),
-        }), { where: this.where });
+        }), { where: this.where, signal });
       this.#ready.add(name);
     }
     return await retrying(
       `open the consumer for "${profile}"`,
       () => this.js.consumers.get(this.names.stream, name),
-      {
-        where: this.where,
-      },
+      { where: this.where, signal },
     );
   }
 
@@ -94,7 +92,7 @@ export class NatsStream implements WorkStream {
     do {
       for (const profile of profiles) {
         if (signal?.aborted) return null;
-        const consumer = await this.#consumer(profile);
+        const consumer = await this.#consumer(profile, signal);
         const msg = await retrying("wait for work", () => consumer.next({ expires: each }), {
           where: this.where,
           signal,

@@ -66,8 +66,12 @@ Deno.test({
         const [e] = ls.json.executors as { running: { attempt: number }[] }[];
         return e?.running.some((r) => r.attempt === 2) ?? false;
       });
+      // Told to stop while the server is gone, it gives up on the server within seconds, not retry.ts's minute.
+      await nats.stop();
+      const told = Date.now();
       const end = await stopExecutor(e1, "SIGINT");
       assert.notEqual(end.signal, "SIGKILL", "e1 did not stop when told to");
+      assert.ok(Date.now() - told < 12_000, `e1 took ${Date.now() - told} ms to stop`);
     } finally {
       if (paused) Deno.kill(nats.pid(), "SIGCONT");
       for (const p of procs.reverse()) await ended(p.pid, p.done, "SIGINT");
