@@ -223,6 +223,7 @@ export async function coordinateJob(
         const done = runTask({ ...tctx, signal: AbortSignal.any([abort.signal, deadline]) }, job, task, {
           runId: state.tasks[id].runId!,
           before,
+          records: state.tasks,
           budget,
           resume,
           base: state.base,

@@ -15,6 +15,27 @@ import type { SpotPaths } from "../store/paths.ts";
 import type { TaskStateName } from "./schedule.ts";
 import type { JobBase } from "./launch/base.ts";
 
+/** What a reviewer was shown: its verdicts are bound to these fingerprints. */
+export interface ReviewedChange {
+  /** The combined patch runs from here (the job's base, or the start of a `reviewBase` range)... */
+  from: string;
+  /** ...to the reviewer's worktree. */
+  to: string;
+  /** sha256 of the combined patch it was given. */
+  patchSha256: string;
+  /** The fingerprint shown for each builder reviewed (or, for `reviewBase`, for the reviewer's own id). */
+  fingerprints: Record<string, string>;
+}
+
+/** A reviewer's finding handed to the repair of the builder it is about (graphs/repair.ts). */
+export interface RepairFinding {
+  reviewer: string;
+  severity: string;
+  message: string;
+  evidence?: string;
+  requiredChange?: string;
+}
+
 export type JobStatus = "created" | "running" | "succeeded" | "failed" | "cancelled";
 
 export interface TaskRecord {
@@ -32,6 +53,14 @@ export interface TaskRecord {
   result?: TaskResult;
   /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
   fingerprint?: string;
+  /** A succeeded builder's: where its run's diff counts from (the job's base plus what it built on). */
+  startCommit?: string;
+  /** A succeeded builder's: its verified tree on `startCommit`, at `refs/spot/<job>/tasks/<task>`. */
+  verifiedCommit?: string;
+  /** A succeeded reviewer's: the change it was shown, its verdicts bound to those fingerprints. */
+  reviewed?: ReviewedChange;
+  /** Its last attempt, kept by a repair: the next one continues from its verified work, or is shown its diff. */
+  previous?: { attempt: number; runId?: string; startCommit?: string; verifiedCommit?: string };
   /** The share of the job's cost budget held while it runs (graphs/launch/budget.ts). */
   reservedUsd?: number;
   /** What its worker turns cost, once it ended. */
@@ -39,23 +68,53 @@ export interface TaskRecord {
   /** Its attempt (1 until `spot job repair` sends it back). */
   attempt?: number;
   /** What each repair asked (graphs/repair.ts), told to every later attempt. */
-  repairs?: { attempt: number; at: string; text: string; previous: string }[];
+  repairs?: { attempt: number; at: string; text: string; previous: string; findings?: RepairFinding[] }[];
   /** Its launch was retried once (`spot job retry-launch`). */
   relaunched?: boolean;
   /** The runs of its earlier attempts and launches, oldest first (cleanup and gc remove them too). */
   previousRuns?: string[];
 }
 
-/** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
+/**
+ * What `spot job integrate` landed, recorded only once all of it did (a landing is all or nothing): the
+ * builders' commits on the source branch in order (commit mode), or the files written into the checkout
+ * (apply mode), and the job's checks, which passed on exactly that result before it landed.
+ */
 export interface JobIntegration {
   mode: "commit" | "apply";
   at: string;
+  /** The commit the landing was built on: the branch's HEAD (commit mode) or the job's base (apply mode). */
+  onto?: string;
   /** Commit mode: the builders' commits on the source branch, in order. */
   commits?: { task: string; runId: string; commit: string }[];
   /** Apply mode: the files written into the checkout (journaled for rollback). */
   files?: string[];
+  /** Apply mode: the builders whose work those files are, in order. */
+  builders?: { task: string; runId: string }[];
   integratedChecks: "passed" | "failed" | "none";
   rolledBackAt?: string;
+}
+
+/** The last `spot job integrate` that landed nothing: what refused it. Cleared by one that lands. */
+export interface IntegrationFailure {
+  at: string;
+  /** The builder it failed on, when it was one builder's (its commit, its checks); absent for the job's own. */
+  task?: string;
+  code: string;
+  reason: string;
+}
+
+/** Whether the task's run (its current one unless named) is part of a landing that stands (not rolled back). */
+export function taskLanded(
+  state: Pick<JobState, "integration" | "tasks">,
+  taskId: string,
+  runId = state.tasks[taskId]?.runId,
+): boolean {
+  const i = state.integration;
+  if (!i || i.rolledBackAt || !runId) return false;
+  // An apply-mode record from before `builders` was kept landed every builder of the job.
+  if (i.mode === "apply" && !i.builders) return true;
+  return [...(i.commits ?? []), ...(i.builders ?? [])].some((c) => c.task === taskId && c.runId === runId);
 }
 
 export interface JobState {
@@ -72,6 +131,7 @@ export interface JobState {
   base?: JobBase;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;
+  integrationFailure?: IntegrationFailure;
   /** What the job's notify command did when the job settled (graphs/notify.ts). */
   notified?: { at: string; exitCode: number | null; timedOut?: boolean; error?: string; stderr?: string };
 }

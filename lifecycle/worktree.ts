@@ -11,7 +11,7 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
   const worktree = await addWorktree(state.sourceRoot, {
     path: state.worktreePath,
     branch: state.workerBranch,
-    base: state.startCommit ?? state.baseRevision,
+    base: state.checkoutCommit ?? state.startCommit ?? state.baseRevision,
   });
   let next: RunState = { ...state, worktreeGitDir: worktree.gitDir };
   if (state.startCommit) {

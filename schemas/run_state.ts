@@ -91,6 +91,11 @@ export interface RunState {
   snapshotCommit: string | null;
   /** A job's base (graphs/launch/base.ts): the worktree starts here and takes no snapshot of its own. */
   startCommit?: string;
+  /**
+   * A job task's worktree files start here instead of at `startCommit`, which stays the base its diff is
+   * measured from (a repair continuing its earlier attempt's verified work).
+   */
+  checkoutCommit?: string;
   /** A job builder's run that succeeded and waits for its job's integration: it holds no run slot. */
   awaitingJob?: string;
   /** Who drives the run besides its parent's commands: a named agent's driver, or a job's coordinator. */
@@ -126,6 +131,11 @@ export interface RunState {
   selfReviewSkipReason: string | null;
   implementationCommit: string | null;
   integratedCommit: string | null;
+  /**
+   * The commit `integrate` is about to fast-forward the source branch to (its checks passed in a scratch
+   * tree), recorded before the branch moves: a killed integrate that finds it on the branch finishes.
+   */
+  landing?: { commit: string; onto: string; at: string };
   blockedReason: string | null;
   recovery: { at: string; from: Status; to: Status; reason: string; nextCommand: string | null } | null;
   lastReportAt: string | null;

@@ -37,6 +37,8 @@ export interface PrepareOptions extends RouteOptions {
   runId?: string;
   /** A job's base: the worktree starts at this commit (HEAD, or a snapshot on top of it) and takes no snapshot. */
   startCommit?: string;
+  /** With `startCommit`: the worktree's files start at this descendant of it; diffs still count from it. */
+  checkoutCommit?: string;
   /** Names and values spot gives the worker and the checks (a job task's ports and compose project). */
   workspaceEnv?: Record<string, string>;
   /** Who drives the run (a named agent, a job): named in the run's state and in CONCURRENCY_LIMIT. */
@@ -108,6 +110,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const state: RunState = {
     ...fresh,
     ...(options.startCommit ? { startCommit: options.startCommit } : {}),
+    ...(options.startCommit && options.checkoutCommit ? { checkoutCommit: options.checkoutCommit } : {}),
     ...(options.workspaceEnv ? { workspaceEnv: options.workspaceEnv } : {}),
     ...(options.owner ? { owner: options.owner } : {}),
   };

@@ -42,6 +42,8 @@ export interface RunOptions {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree (a job reviewer's patch), read-only under the OS sandbox. */
+  attachments?: string[];
   /** Who drives the turn (a named agent's driver): recorded on the run when it starts. */
   owner?: RunOwner;
 }
@@ -85,6 +87,7 @@ export async function runWorker(
         readOnly: options.readOnly,
         budget: options.budget,
         web: options.web,
+        attachments: options.attachments,
       },
     );
     state = withTurn(state, "run", result);

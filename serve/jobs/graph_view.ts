@@ -8,6 +8,7 @@ import type { RunDetail } from "../detail.ts";
 import { renderDetail } from "../views/detail.ts";
 import { badge, clip, compact, duration, type Html, int, text, tone, usd, when } from "../views/format.ts";
 import { layers } from "./layout.ts";
+import { graphFigure, timelineFigure } from "../plots/job_plots.ts";
 import type { JobView, TaskView } from "./read.ts";
 
 /** The transitions listed under the graph, newest first; the API returns more. */
@@ -18,9 +19,12 @@ export interface JobPanelView {
   /** The task whose run is shown under the graph (`?task=`), if any. */
   open: string | null;
   detail: RunDetail | null;
+  /** `?static=1`: no script draws the graph's edges, so the graph is a picture; links keep the flag. */
+  static?: boolean;
 }
 
-const taskHref = (jobId: string, id: string) => `/jobs/${jobId}?task=${encodeURIComponent(id)}`;
+const taskHref = (jobId: string, id: string, isStatic = false) =>
+  `/jobs/${jobId}?task=${encodeURIComponent(id)}${isStatic ? "&static=1" : ""}`;
 
 function cost(t: TaskView): Html {
   if (!t.usage) return html`<span class="muted cost" title="no worker turn has ended yet">cost -</span>`;
@@ -92,9 +96,45 @@ function graph(job: JobView, open: string | null): Html {
   `;
 }
 
+/** Exactly what landed (a landing is all or nothing), what was rolled back, and why the last try landed nothing. */
+function integration(job: JobView): Html {
+  const i = job.integration;
+  if (!i) return html`not yet`;
+  const lines: Html[] = [];
+  if (i.mode && i.at) {
+    const landed = i.commits
+      ? i.commits.map((c) => html`<li>${text(c.task)} <code>${text(c.commit.slice(0, 12))}</code></li>`)
+      : (i.files ?? []).map((f) => html`<li><code>${clip(f, 300)}</code></li>`);
+    const head = i.rolledBackAt
+      ? html`${badge("status", "rolled-back")} ${text(i.mode)} mode at ${when(i.at)}, rolled back ${
+        when(i.rolledBackAt)
+      }; none of it stands`
+      : html`${badge("status", "landed")} ${text(i.mode)} mode at ${when(i.at)}${
+        i.onto
+          ? html`
+            on <code>${text(i.onto.slice(0, 12))}</code>
+          `
+          : ""
+      }, integrated checks ${text(i.integratedChecks)}`;
+    lines.push(html`${head}<ul class="landed">${landed}</ul>`);
+  }
+  if (i.failure) {
+    const f = i.failure;
+    lines.push(
+      html`<p>${badge("status", "failed")} nothing landed by the last attempt (${when(f.at)})${
+        f.task
+          ? html`
+            at builder <b>${text(f.task)}</b>
+          `
+          : ""
+      }: <code>${text(f.code)}</code> <span class="reason">${clip(f.reason, 500)}</span></p>`,
+    );
+  }
+  return html`${lines}`;
+}
+
 function facts(job: JobView): Html {
   const t = job.totals;
-  const i = job.integration;
   return html`
     <dl class="usage job-facts">
       <dt>Repository</dt>
@@ -115,11 +155,7 @@ function facts(job: JobView): Html {
       <dt>Writes</dt>
       <dd>${job.allowWrites ? "builders may write" : "read-only"}</dd>
       <dt>Integration</dt>
-      <dd>${i
-        ? `${text(i.mode)} at ${when(i.at)}: ${
-          i.commits ? `${i.commits.length} commit(s)` : `${i.files?.length ?? 0} file(s)`
-        }, integrated checks ${text(i.integratedChecks)}${i.rolledBackAt ? ", rolled back" : ""}`
-        : "not yet"}</dd>
+      <dd class="job-integration">${integration(job)}</dd>
       <dt>Approval</dt>
       <dd>${clip(job.approval, 300)}</dd>
     </dl>
@@ -128,9 +164,9 @@ function facts(job: JobView): Html {
 
 function events(job: JobView): Html {
   if (job.events.length === 0) return html`<p class="muted">No transitions yet.</p>`;
-  return html`<ol class="transitions job-events">${
-    job.events.slice(-EVENTS_SHOWN).reverse().map((e) =>
-      html`<li><span class="muted">${when(e?.at)}</span> ${
+  return html`<ol class="transitions job-events numbered">${
+    job.events.slice(-EVENTS_SHOWN).reverse().map((e, i) =>
+      html`<li><span class="step">${i + 1}.</span> <span class="muted">${when(e?.at)}</span> ${
         e?.type === "task" ? html`task <b>${text(e.id)}</b>` : html`<b>job</b>`
       } ${badge("status", e?.state)} <span class="reason">${clip(e?.reason, 300)}</span></li>`
     )
@@ -164,7 +200,8 @@ export function renderJobPanel(v: JobPanelView): Html {
   }</h2><button type="button" class="refresh" data-refresh="job">Refresh</button></div>
 ${job.reason ? html`<p class="reason">${clip(job.reason, 600)}</p>` : ""}
 ${facts(job)}
-${graph(job, v.open)}
+${v.static ? graphFigure(job, (t) => t.runId ? taskHref(job.jobId, t.id, true) : null) : graph(job, v.open)}
+${timelineFigure(job)}
 <h3>Transitions</h3>
 ${events(job)}
 </section>
