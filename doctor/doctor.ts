@@ -14,6 +14,7 @@ import { probeCli } from "../registry/probe.ts";
 import { detectCaller } from "../routing/caller.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readContract } from "../config/contract_load.ts";
+import { requireDirectory } from "../config/contract_resolve.ts";
 import type { RoutableTask } from "../routing/difficulty.ts";
 import type { Check } from "./check.ts";
 export type { Check };
@@ -21,6 +22,7 @@ import { credentialCheck, piProviderCheck } from "./keys.ts";
 import { dependencyCheck, outlookHere } from "./dependencies.ts";
 import { networkCheck } from "./network.ts";
 import { selectProfile } from "../routing/select_profile.ts";
+import { readyHere } from "./profile_ready.ts";
 
 export interface DoctorOptions {
   task?: string;
@@ -34,7 +36,7 @@ export interface DoctorOptions {
   envNames?: () => string[];
 }
 
-/** Routing needs a task; without one, doctor routes a small low-risk one. */
+/** What routing reads of a task, when doctor has none: a small low-risk one. */
 const NEUTRAL_TASK: RoutableTask = {
   goal: "(no task given)",
   risk: "low",
@@ -112,17 +114,51 @@ async function binaryChecks(
   return out;
 }
 
-export async function doctor(ctx: SpotContext, options: DoctorOptions) {
-  const task: RoutableTask = options.task
-    ? await readContract(resolve(ctx.cwd, options.task), ctx.config)
-    : NEUTRAL_TASK;
-  const choice = selectProfile(ctx.config, task, {
-    profile: options.profile,
-    model: options.model,
-    caller: detectCaller(ctx.env),
-    requireModel: false,
+/** Why doctor without `--task` checks the profile it checks. */
+const DEFAULT_REASON = "no --task: doctor checks defaultProfile, as pi-worker did " +
+  "(pass --task to check the profile prepare would route that task to)";
+
+/** The profile doctor checks: `--profile`; else with `--task`, the one prepare would route to; else `defaultProfile`. */
+function chooseProfile(
+  ctx: SpotContext,
+  task: RoutableTask | null,
+  options: DoctorOptions,
+  backend: string | null,
+) {
+  const common = { model: options.model, caller: detectCaller(ctx.env), requireModel: false };
+  if (task || options.profile) {
+    return selectProfile(ctx.config, task ?? NEUTRAL_TASK, {
+      ...common,
+      profile: options.profile,
+      ready: readyHere(ctx, backend),
+    });
+  }
+  const name = ctx.config.defaultProfile;
+  if (!ctx.config.profiles[name]) {
+    throw new SpotError(
+      "PROFILE_NOT_FOUND",
+      `Cannot check defaultProfile "${name}": the config has no such profile`,
+      {
+        details: {
+          available: Object.keys(ctx.config.profiles),
+          hint:
+            "set defaultProfile to one of them, pass --profile, or pass --task to check the profile prepare " +
+            "would route that task to",
+        },
+      },
+    );
+  }
+  return selectProfile(ctx.config, NEUTRAL_TASK, {
+    ...common,
+    profile: name,
+    profileSource: "default",
+    profileReason: DEFAULT_REASON,
   });
-  const { profile } = choice;
+}
+
+export async function doctor(ctx: SpotContext, options: DoctorOptions) {
+  const task = options.task ? await readContract(resolve(ctx.cwd, options.task), ctx.config) : null;
+  if (task?.repositoryRoot) requireDirectory(task.repositoryRoot);
   // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
   const choiceOfSandbox = options.sandbox === undefined ? ctx.config.sandbox : parseChoice(options.sandbox);
   if (!choiceOfSandbox) {
@@ -136,6 +172,8 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
     Deno.build.os,
     choiceOfSandbox === "none" ? null : await probeHere(ctx),
   );
+  const choice = chooseProfile(ctx, task, options, sandbox.ok ? sandbox.backend : null);
+  const { profile } = choice;
   const checks: Check[] = await baseChecks(ctx, sandbox);
   if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
   checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
@@ -152,6 +190,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   const summary = {
     profile: choice.name,
     profileSource: choice.routing.profileSource,
+    reason: choice.routing.matchReason,
     fallbackChain: choice.routing.fallbackChain,
     provider: profile.provider,
     adapter: profile.adapter,

@@ -6,7 +6,7 @@ import { SpotError } from "../errors.ts";
 import { git, gitText } from "../git/git.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
-import { readReview } from "../config/review_load.ts";
+import { readReview, requireReviewedHash } from "../config/review_load.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
@@ -77,10 +77,12 @@ export async function approveRun(
         details: { locks: fresh.locks },
       });
     }
-    if (review.diffSha256 !== verification.diffSha256 || fresh.delta.diffSha256 !== verification.diffSha256) {
+    if (fresh.delta.diffSha256 !== verification.diffSha256) {
       throw new SpotError(
         "DIFF_CHANGED",
-        `Cannot approve run "${runId}": the diff changed since it was verified and reviewed`,
+        `Cannot approve run "${runId}": the worktree's diff changed since it was verified (now ${
+          fresh.delta.diffSha256.slice(0, 12)
+        }, verified ${verification.diffSha256.slice(0, 12)})`,
         {
           details: {
             reviewed: review.diffSha256,
@@ -90,6 +92,7 @@ export async function approveRun(
         },
       );
     }
+    requireReviewedHash(review, { command: "approve", runId, verified: verification.diffSha256 });
     if (!fresh.scan.passed) {
       await blockRun(
         ctx,

@@ -15,6 +15,7 @@ import { recordLocks } from "../gates/lock_snapshot.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
+import { readyHere } from "../doctor/profile_ready.ts";
 import { admit } from "../lifecycle/admit.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import { newRunState } from "../lifecycle/new_run.ts";
@@ -70,11 +71,13 @@ export interface PrepareResult {
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
   const task = await resolveContract(ctx, options.taskFile, options.runId);
-  const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
-  const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
-  if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
+  // Routing takes only profiles that can run here; a named profile is taken as named.
+  const ready = readyHere(ctx, sandbox.details.backend);
+  const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, { ...options, ready });
+  const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
+  if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   // A worker that cannot reach its provider from the sandbox would only fail later: refuse now, with the fix.
   if (sandbox.details.backend !== "none") {
     const network = workerNetwork(ctx, choice.name, choice.profile);

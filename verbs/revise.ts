@@ -4,10 +4,11 @@ import type { ChecksResult } from "../gates/checks.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
+import { failRun, revisionLimitMessage } from "../lifecycle/block.ts";
 import { requireBaselines } from "../gates/baselines.ts";
 import { guardEscape } from "../gates/escape_check.ts";
 import { revisionPrompt } from "../worker/prompt.ts";
-import { readReview } from "../config/review_load.ts";
+import { readReview, requireReviewedHash } from "../config/review_load.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
@@ -39,22 +40,16 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
         `Cannot revise with a review whose verdict is "${review.verdict}"`,
       );
     }
-    if (review.diffSha256 !== state.diffSha256) {
-      throw new SpotError(
-        "DIFF_CHANGED",
-        `Cannot revise run "${runId}": the review is for diff ${
-          review.diffSha256.slice(0, 12)
-        }, the verified diff is ${state.diffSha256?.slice(0, 12)}`,
-      );
-    }
+    requireReviewedHash(review, { command: "revise", runId, verified: state.diffSha256 ?? "" });
     if (state.revisionRound >= ctx.config.maxRevisionRounds) {
-      throw new SpotError(
-        "REVISION_LIMIT",
-        `Cannot revise run "${runId}" again: ${state.revisionRound} of ${ctx.config.maxRevisionRounds} revision rounds are used`,
-        {
-          details: { hint: "stop without integrating, or do the rest in the parent" },
-        },
-      );
+      // No round is left and the parent's own verdict says the work is not acceptable as it is: nothing
+      // more can come of this run, so it ends (freeing its slot) instead of waiting in reviewing.
+      await failRun(ctx, state, "REVISION_LIMIT", revisionLimitMessage(state, ctx.config.maxRevisionRounds), {
+        revisionRound: state.revisionRound,
+        maxRevisionRounds: ctx.config.maxRevisionRounds,
+        hint:
+          `the work stays on branch ${state.workerBranch}: finish it in the parent, or prepare the task again`,
+      });
     }
     if (state.status === "selfReviewing") {
       state = await moveRun(ctx, state, "reviewing", "parent skipped self-review");
