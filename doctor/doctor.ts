@@ -23,6 +23,7 @@ import { dependencyCheck, outlookHere } from "./dependencies.ts";
 import { networkCheck } from "./network.ts";
 import { selectProfile } from "../routing/select_profile.ts";
 import { readyHere } from "./profile_ready.ts";
+import { checkProgramChecks } from "./check_programs.ts";
 
 export interface DoctorOptions {
   task?: string;
@@ -176,6 +177,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   const { profile } = choice;
   const checks: Check[] = await baseChecks(ctx, sandbox);
   if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
+  if (task) checks.push(...checkProgramChecks(task, { cwd: task.repositoryRoot ?? ctx.cwd, env: ctx.env }));
   checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
   checks.push(...credentialCheck(ctx, choice.name, profile, options.envNames));
   if (profile.adapter === "pi" && profile.apiKeyEnv) {
@@ -202,8 +204,10 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   const failed = checks.filter((c) => !c.ok);
   if (failed.length > 0) {
     const lines = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ""}`);
+    // The code prepare would refuse with, where a failed check has one (pi-worker's doctor said `causeCode`).
+    const causeCode = failed.find((c) => c.code)?.code;
     throw new SpotError("DOCTOR_FAILED", `Cannot run with profile "${choice.name}": ${lines.join("; ")}`, {
-      details: summary,
+      details: { ...summary, ...(causeCode ? { causeCode } : {}) },
     });
   }
   return { status: "ready", ...summary };

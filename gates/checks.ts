@@ -4,7 +4,7 @@
  */
 import type { Enforcement } from "../schemas/sandbox_record.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
-import { resolveRunner } from "../workspace/runner.ts";
+import { resolveCheckProgram } from "../workspace/runner.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { killProgram, runStep } from "../isolation/step_runner.ts";
@@ -48,10 +48,9 @@ export async function runChecks(
   task: ResolvedContract,
   cwd: string,
 ): Promise<ChecksResult> {
-  const path = ctx.env("PATH") ?? "";
   const run = await ctx.store.load(runId);
   const commands = task.verification.map((v) => {
-    const program = resolveRunner(v.argv[0], { cwd, pathVar: path, env: ctx.env });
+    const program = resolveCheckProgram(v.argv[0], { cwd, env: ctx.env });
     return {
       argv: [program, ...v.argv.slice(1)],
       timeoutSeconds: v.timeoutSeconds,

@@ -207,7 +207,7 @@ Deno.test("approve refuses a review bound to another diff with the hash to use, 
   assert.equal(wrong.code, "REVIEW_INVALID");
   assert.equal(wrong.details.diffSha256, sha);
   assert.match(wrong.message, new RegExp(`"diffSha256": "${sha}"`));
-  assert.doesNotMatch(wrong.message, /changed since/);
+  assert.doesNotMatch(wrong.message, /diff changed since/);
   // The worker (or anyone) edits the worktree after verification: the reviewed hash no longer matches.
   const worktree = String(
     JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "state.json"))).worktreePath,

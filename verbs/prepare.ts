@@ -12,6 +12,7 @@ import { provideDependencies } from "../workspace/provide.ts";
 import { resolveContract } from "../config/contract_resolve.ts";
 import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
+import { requireCheckPrograms } from "../gates/check_programs.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
@@ -71,6 +72,8 @@ export interface PrepareResult {
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
   const task = await resolveContract(ctx, options.taskFile, options.runId);
+  // A check that cannot start would fail only at verify, after the worker's turn: refuse it now.
+  requireCheckPrograms(task, { cwd: task.repositoryRoot, env: ctx.env });
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
   // Routing takes only profiles that can run here; a named profile is taken as named.
