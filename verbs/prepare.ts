@@ -13,6 +13,7 @@ import { resolveContract } from "../config/contract_resolve.ts";
 import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
 import { requireCheckPrograms } from "../gates/check_programs.ts";
+import { refuseEscapingLinks } from "../gates/source_links.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
@@ -74,6 +75,11 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const task = await resolveContract(ctx, options.taskFile, options.runId);
   // A check that cannot start would fail only at verify, after the worker's turn: refuse it now.
   requireCheckPrograms(task, { cwd: task.repositoryRoot, env: ctx.env });
+  // A link out of the repository in the tree the worker starts from: refused before any branch or worktree.
+  await refuseEscapingLinks(task.repositoryRoot, {
+    base: task.baseRevision,
+    startCommit: options.startCommit,
+  });
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
   // Routing takes only profiles that can run here; a named profile is taken as named.
