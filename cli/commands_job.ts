@@ -78,7 +78,9 @@ const JOB_COMMANDS: CommandSpec[] = [
     help: "The job's and every task's state (read-only)",
     args: [JOB],
     run: (o, cli) =>
-      cli.verb("job status", o, async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job"))),
+      cli.verb("job status", o, async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job")), {
+        readOnly: true,
+      }),
   },
   {
     name: "repair",

@@ -35,7 +35,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
       cli.verb("inspect", o, async (ctx) => {
         const verb = await lazy<typeof import("../verbs/inspect.ts")>("../verbs/inspect.ts", import.meta.url);
         return await verb.inspectRun(ctx, text(o, "id"));
-      }, { loadConfig: false }),
+      }, { loadConfig: false, readOnly: true }),
   },
   {
     name: "list",
@@ -57,6 +57,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: true },
       ),
   },
   {
@@ -124,6 +125,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: o.list === true },
       ),
   },
   {
@@ -157,6 +159,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         o,
         (ctx) => detectWorkers(ctx, { refresh: o.refresh === true }),
         (r) => renderRegistry(r.registry, r),
+        { readOnly: true },
       );
     },
   },
@@ -174,6 +177,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             text(o, "id"),
             { hunks: o.hunks === true },
           ),
+        { readOnly: true },
       ),
   },
   {
@@ -190,6 +194,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         async (ctx) =>
           (await lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url))
             .describeSandbox(ctx, { sandbox: maybeText(o, "sandbox") }),
+        { readOnly: true },
       ),
   },
   {

@@ -22,7 +22,7 @@ export class Invocation {
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<object>,
-    options: { interruptible?: boolean; loadConfig?: boolean } = {},
+    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
   ): Promise<void> {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal() ? createProgressLine(writeErr) : undefined;
@@ -33,6 +33,7 @@ export class Invocation {
           progress: progress?.update,
           warn: printWarning,
           loadConfig: options.loadConfig,
+          readOnly: options.readOnly,
         }));
       const result = await timed(
         `verb ${name} (whole, children included)`,
@@ -51,9 +52,14 @@ export class Invocation {
   }
 
   /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
-  async text(name: string, args: Args, fn: (ctx: SpotContext) => Promise<string>): Promise<void> {
+  async text(
+    name: string,
+    args: Args,
+    fn: (ctx: SpotContext) => Promise<string>,
+    options: { readOnly?: boolean } = {},
+  ): Promise<void> {
     try {
-      const ctx = await createContext({ warn: printWarning });
+      const ctx = await createContext({ warn: printWarning, readOnly: options.readOnly });
       writeOut(await audited(ctx, name, args, () => fn(ctx)));
     } catch (error) {
       this.exitCode = printError(error);
@@ -66,9 +72,10 @@ export class Invocation {
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
     render: (result: T) => string,
+    options: { readOnly?: boolean } = {},
   ): Promise<void> {
-    if (!Deno.stdout.isTerminal()) return await this.verb(name, args, fn);
-    await this.text(name, args, async (ctx) => render(await fn(ctx)));
+    if (!Deno.stdout.isTerminal()) return await this.verb(name, args, fn, options);
+    await this.text(name, args, async (ctx) => render(await fn(ctx)), options);
   }
 
   /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */

@@ -3,7 +3,8 @@
  * before anything is written? It spends nothing: no model request is made,
  * and `--probe` only asks the CLI for its model list.
  */
-import { resolve } from "../base/path.ts";
+import { dirname, resolve } from "../base/path.ts";
+import { pathExists } from "../store/files.ts";
 import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
@@ -47,15 +48,26 @@ const NEUTRAL_TASK: RoutableTask = {
   requiredCapabilities: ["text", "code"],
 };
 
-async function writable(dir: string): Promise<boolean> {
+/**
+ * Whether spot could write in `dir`, without making it: doctor only looks, so a directory not made yet is
+ * judged by the nearest one above it that exists (a probe file is written there and removed at once).
+ */
+async function writable(name: string, dir: string): Promise<Check> {
+  let at = dir;
+  while (!pathExists(at) && dirname(at) !== at) at = dirname(at);
+  const detail = at === dir ? dir : `${dir} (made on first use; ${at} takes files)`;
   try {
-    await Deno.mkdir(dir, { recursive: true });
-    const probe = `${dir}/.doctor-${crypto.randomUUID()}`;
-    await Deno.writeTextFile(probe, "");
+    const probe = `${at}/.doctor-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(probe, "", { createNew: true });
     await Deno.remove(probe);
-    return true;
-  } catch {
-    return false;
+    return { name, ok: true, detail };
+  } catch (error) {
+    return {
+      name,
+      ok: false,
+      detail: `${at} is not writable: ${(error as Error).message}`,
+      fix: `make ${at} writable`,
+    };
   }
 }
 
@@ -64,8 +76,8 @@ async function baseChecks(ctx: SpotContext, sandbox: Resolution): Promise<Check[
   return [
     { name: "deno", ok: true, detail: Deno.version.deno },
     { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
-    { name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot },
-    { name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot },
+    await writable("state dir", ctx.paths.stateRoot),
+    await writable("cache dir", ctx.paths.cacheRoot),
     sandbox.ok
       ? {
         name: "sandbox",

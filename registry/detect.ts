@@ -36,6 +36,8 @@ export interface DetectOptions {
   extraAdapters?: string[];
   /** Ignore a fresh cache. */
   refresh?: boolean;
+  /** False: keep the answer out of the cache (a command that only looks, where there is no cache dir yet). */
+  save?: boolean;
   run?: ProbeRunner;
   now?: () => number;
   fetch?: typeof fetch;
@@ -103,8 +105,10 @@ export async function detect(options: DetectOptions): Promise<{ registry: Regist
     table.map(async ([name, adapter]) => withPrices(await probeCli(name, adapter, options), options)),
   );
   const registry: Registry = { schemaVersion: 1, detectedAt: new Date(now).toISOString(), envKey: key, clis };
-  await Deno.mkdir(options.cacheRoot, { recursive: true });
-  // A read-only cache costs a re-probe next time, not the answer.
-  await save(file, registry).catch(() => {});
+  if (options.save !== false) {
+    await Deno.mkdir(options.cacheRoot, { recursive: true });
+    // A read-only cache costs a re-probe next time, not the answer.
+    await save(file, registry).catch(() => {});
+  }
   return { registry, cached: false };
 }

@@ -2,6 +2,7 @@
 import { detect, registryFile } from "../registry/detect.ts";
 import type { Registry } from "../registry/types.ts";
 import type { SpotContext } from "../store/context.ts";
+import { pathExists } from "../store/files.ts";
 
 export async function detectWorkers(
   ctx: SpotContext,
@@ -13,6 +14,7 @@ export async function detectWorkers(
     env: ctx.env,
     extraAdapters,
     refresh: options.refresh,
+    save: !ctx.readOnly || pathExists(ctx.paths.cacheRoot),
   });
   return { cached, registryFile: registryFile(ctx.paths.cacheRoot), registry };
 }
