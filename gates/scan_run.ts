@@ -10,6 +10,7 @@ import type { LockIssue } from "../verify/locked.ts";
 import type { SpotContext } from "../store/context.ts";
 import { checkLocks } from "./lock_snapshot.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
+import { inputPaths } from "./input_files.ts";
 
 export interface RunScan {
   delta: Delta;
@@ -47,7 +48,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     maxDiffBytes: limits.maxDiffBytes,
     maxFileBytes: limits.maxFileBytes,
   }, await newSizes(state.worktreePath, files));
-  const now = await sourceFingerprint(state.sourceRoot);
+  const now = await sourceFingerprint(state.sourceRoot, { exclude: inputPaths(state) });
   const sourceUnchanged = now.digest === state.sourceFingerprint.digest;
   if (!sourceUnchanged) {
     scan.issues.push({

@@ -36,8 +36,6 @@ export interface DetectOptions {
   extraAdapters?: string[];
   /** Ignore a fresh cache. */
   refresh?: boolean;
-  /** False: keep the answer out of the cache (a command that only looks, where there is no cache dir yet). */
-  save?: boolean;
   run?: ProbeRunner;
   now?: () => number;
   fetch?: typeof fetch;
@@ -105,10 +103,8 @@ export async function detect(options: DetectOptions): Promise<{ registry: Regist
     table.map(async ([name, adapter]) => withPrices(await probeCli(name, adapter, options), options)),
   );
   const registry: Registry = { schemaVersion: 1, detectedAt: new Date(now).toISOString(), envKey: key, clis };
-  if (options.save !== false) {
-    await Deno.mkdir(options.cacheRoot, { recursive: true });
-    // A read-only cache costs a re-probe next time, not the answer.
-    await save(file, registry).catch(() => {});
-  }
+  await Deno.mkdir(options.cacheRoot, { recursive: true });
+  // A read-only cache costs a re-probe next time, not the answer.
+  await save(file, registry).catch(() => {});
   return { registry, cached: false };
 }

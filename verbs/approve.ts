@@ -11,6 +11,7 @@ import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { recordInputFile } from "../gates/input_files.ts";
 
 /** The seed keeps commit subjects to one readable line. */
 const MAX_MESSAGE_CHARS = 200;
@@ -47,6 +48,8 @@ export async function approveRun(
     }
     requireStatus(state, ["selfReviewing", "reviewing", "approved"], "approve");
     const review = await readReview(ctx.cwd, reviewFile);
+    // A review file kept in the checkout is spot's input, not the user's uncommitted work.
+    state = await recordInputFile(ctx, state, reviewFile);
     if (review.verdict !== "approve") {
       throw new SpotError(
         "REVIEW_INVALID",

@@ -2,7 +2,6 @@
 import { detect, registryFile } from "../registry/detect.ts";
 import type { Registry } from "../registry/types.ts";
 import type { SpotContext } from "../store/context.ts";
-import { pathExists } from "../store/files.ts";
 
 export async function detectWorkers(
   ctx: SpotContext,
@@ -14,7 +13,6 @@ export async function detectWorkers(
     env: ctx.env,
     extraAdapters,
     refresh: options.refresh,
-    save: !ctx.readOnly || pathExists(ctx.paths.cacheRoot),
   });
   return { cached, registryFile: registryFile(ctx.paths.cacheRoot), registry };
 }

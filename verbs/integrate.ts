@@ -13,6 +13,7 @@ import type { SpotContext } from "../store/context.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { inputPaths } from "../gates/input_files.ts";
 
 /** What `integrate` did with the approved commit. */
 export interface IntegrateResult {
@@ -96,7 +97,7 @@ export async function integrateRun(
       if (state.sourceDirty) {
         await block(ctx, state, "INTEGRATION_BLOCKED", "the source had uncommitted work at prepare");
       }
-      const now = await sourceFingerprint(cwd);
+      const now = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
       if (now.dirty) {
         await block(ctx, state, "INTEGRATION_BLOCKED", "the source checkout has uncommitted changes");
       }

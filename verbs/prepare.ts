@@ -14,6 +14,7 @@ import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
 import { requireCheckPrograms } from "../gates/check_programs.ts";
 import { refuseEscapingLinks } from "../gates/source_links.ts";
+import { dirtySourceWarning, inputFilesIn } from "../gates/input_files.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
@@ -69,6 +70,8 @@ export interface PrepareResult {
   caller: string;
   /** How the worker and the checks get the project's dependencies. */
   dependencies?: DependencyRecord;
+  /** What the parent should know before going on: a dirty source means integrate will refuse, and why. */
+  warnings?: string[];
 }
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
@@ -100,8 +103,15 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       );
     }
   }
+  // The contract, an episode or a usage snapshot kept in the checkout is spot's input, not the user's work.
+  const given = [
+    options.taskFile,
+    options.usageStart,
+    choice.profile.adapter === "replay" ? model : undefined,
+  ];
+  const inputFiles = await inputFilesIn(task.repositoryRoot, ctx.cwd, given.filter((f) => f !== undefined));
   const [fingerprint, identity] = await Promise.all([
-    sourceFingerprint(task.repositoryRoot),
+    sourceFingerprint(task.repositoryRoot, { exclude: inputFiles.map((f) => f.path) }),
     userIdentity(task.repositoryRoot),
   ]);
   const runId = task.runId;
@@ -118,6 +128,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   });
   const state: RunState = {
     ...fresh,
+    ...(inputFiles.length > 0 ? { inputFiles } : {}),
     ...(options.startCommit ? { startCommit: options.startCommit } : {}),
     ...(options.workspaceEnv ? { workspaceEnv: options.workspaceEnv } : {}),
   };
@@ -195,5 +206,8 @@ async function buildWorktree(
     model: next.model,
     caller: next.caller,
     dependencies: next.dependencies,
+    ...(next.sourceDirty && !next.startCommit
+      ? { warnings: [await dirtySourceWarning(next.sourceRoot, next)] }
+      : {}),
   };
 }

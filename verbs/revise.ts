@@ -14,6 +14,7 @@ import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { recordInputFile } from "../gates/input_files.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 
 /** What `revise` did: the findings went back to the worker for another turn. */
@@ -34,6 +35,8 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     let state = await ctx.store.load(runId);
     requireStatus(state, ["selfReviewing", "reviewing"], "revise");
     const review = await readReview(ctx.cwd, reviewFile);
+    // A review file kept in the checkout is spot's input, not the user's uncommitted work.
+    state = await recordInputFile(ctx, state, reviewFile);
     if (review.verdict !== "revise") {
       throw new SpotError(
         "REVIEW_INVALID",

@@ -1,8 +1,8 @@
 /**
  * Commands that only look create nothing: on a machine where spot has never run, doctor, list, inspect,
- * diff, sandbox, detect, config path|show|validate, agent poll|peek|ls, job status and monitor --list leave no
+ * diff, sandbox, config path|show|validate, agent poll|peek|ls, job status and monitor --list leave no
  * config file, no state or cache directory and no audit line behind. A command that changes something still
- * makes what it needs.
+ * makes what it needs. detect writes only its own cache file.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -15,7 +15,6 @@ const LOOKS: string[][] = [
   ["inspect", "--id", "run-nothing"],
   ["diff", "--id", "run-nothing"],
   ["sandbox"],
-  ["detect"],
   ["config", "path"],
   ["config", "show"],
   ["config", "validate"],
@@ -49,6 +48,10 @@ Deno.test("commands that only look create no config, state, cache or audit line 
     assert.notEqual(r.code, 1, `${args.join(" ")} crashed: ${r.stderr}`);
     assert.deepEqual(await tree(env.dir), before, `spot ${args.join(" ")} created something`);
   }
+  // detect's job is its 10-minute cache: that file, in the cache dir, and nothing else.
+  assert.equal((await spot(env, sc.repo, "detect")).code, 0);
+  const cached = (await tree(env.dir)).filter((p) => !before.includes(p));
+  assert.deepEqual(cached, ["cache", "cache/registry.json"]);
   const list = await spot(env, sc.repo, "list");
   assert.deepEqual([list.json.count, list.json.total], [0, 0]);
   const show = await spot(env, sc.repo, "config", "show");
