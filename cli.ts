@@ -2,7 +2,8 @@
 /**
  * `spot` (alias `pi-worker`): delegate a bounded coding task to a cheap worker
  * CLI and get back work you can trust. Every command prints one JSON object on
- * stdout; errors go to stderr as JSON with a stable code and exit code.
+ * stdout (a table or a summary for a person at a terminal); a failure prints
+ * exactly one JSON object on stderr, with a stable code and exit code.
  *
  * The command table is data (cli/commands*.ts); a well-formed call is read by the fast parser and loads
  * only its verb's modules, anything else goes to commander (docs/performance.md).
@@ -16,6 +17,7 @@ import { Invocation } from "./cli/invoke.ts";
 import { printError, writeErr } from "./cli/output.ts";
 import { enableTimings, recordTiming, timingsEnabled, timingsTable } from "./base/timings.ts";
 import { COMMANDS } from "./cli/table.ts";
+import { exitStyleFromEnv } from "./cli/exit_codes.ts";
 import { lazy } from "./base/lazy.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -24,6 +26,7 @@ async function main(args: string[]): Promise<number> {
   recordTiming("deno start and module loading", performance.now());
   const cli = new Invocation();
   try {
+    exitStyleFromEnv((n) => Deno.env.get(n));
     const fast = parseFast(COMMANDS, argv);
     if (fast) await fast.command.run!(fast.options, cli);
     else {
@@ -31,7 +34,7 @@ async function main(args: string[]): Promise<number> {
       await program.parseWithCommander(COMMANDS, cli, argv);
     }
   } catch (error) {
-    return printError(error);
+    return await printError(error, cli.warnings.list);
   } finally {
     if (timingsEnabled()) writeErr(timingsTable(performance.now()));
   }

@@ -66,6 +66,7 @@ export const ERROR_CODES = {
   OWNERSHIP_VIOLATED: EXIT.blocked,
   REVIEW_STALE: EXIT.blocked,
   BUDGET_EXCEEDED: EXIT.blocked,
+  TASK_BASE_CONFLICT: EXIT.blocked,
   WORKER_FAILED: EXIT.failed,
   NO_CHANGES: EXIT.failed,
   REVISION_LIMIT: EXIT.failed,

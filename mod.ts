@@ -27,6 +27,8 @@ export {
   type ApproveResult,
   cleanup,
   type CleanupResult,
+  discard,
+  type DiscardResult,
   integrate,
   type IntegrateResult,
   prepare,
@@ -48,6 +50,7 @@ export {
   type VerifyResult,
 } from "./api/loop.ts";
 export { checkReviewResult, checkTaskContract } from "./api/check.ts";
+export type { Reclaimed } from "./store/ledger.ts";
 export type {
   Config,
   ReviewResult,

@@ -7,6 +7,7 @@ import { createContext } from "../config/context.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type ApproveResult, approveRun } from "../verbs/approve.ts";
 import { type CleanupResult, cleanupRun } from "../verbs/cleanup.ts";
+import { type DiscardResult, discardRun } from "../lifecycle/discard.ts";
 import { type IntegrateResult, integrateRun } from "../verbs/integrate.ts";
 import { prepare as prepareVerb, type PrepareResult } from "../verbs/prepare.ts";
 import { type ReportResult, reportRun } from "../verbs/report.ts";
@@ -18,6 +19,7 @@ import { type VerifyResult, verifyRun } from "../verbs/verify.ts";
 export type {
   ApproveResult,
   CleanupResult,
+  DiscardResult,
   IntegrateResult,
   PrepareResult,
   ReportResult,
@@ -219,4 +221,19 @@ export async function report(options: ReportInput): Promise<ReportResult> {
  */
 export async function cleanup(options: RunTarget): Promise<CleanupResult> {
   return await cleanupRun(await contextFor(options), options.runId);
+}
+
+/**
+ * Drops a run that will not be finished: its worktree's changes saved to the run's `diff.patch`, the worktree
+ * and branch removed, the run ended `discarded` (freeing its run slot).
+ *
+ * @example
+ * ```ts ignore
+ * import { discard } from "@spot/spot";
+ *
+ * const { diffFile } = await discard({ runId: "run-20261201-101500-a1b2c3" });
+ * ```
+ */
+export async function discard(options: RunTarget): Promise<DiscardResult> {
+  return await discardRun(await contextFor(options), options.runId);
 }

@@ -15,126 +15,16 @@
  */
 import { join } from "node:path";
 import { makeRepo, spot, type SpotEnv, spotEnv, writeEpisode, writeJson } from "../tests/helpers.ts";
+import { guideFromSelfReview } from "../review/tiers.ts";
+import type { SelfReview } from "../schemas/self_review.ts";
+import { splitHunks } from "../verify/hunks.ts";
 import { benchLine, finishBench } from "./bench_line.ts";
+import { block, CONCERNS } from "./review_concerns.ts";
 
 const TARGET_DIFF = 0.2;
 const TARGET_DIFF_AND_FILES = 0.1;
 const encoder = new TextEncoder();
 const bytes = (text: string) => encoder.encode(text).length;
-
-/** One function of a module, as lines; every function has this shape before the worker edits it. */
-function block(n: number): string[] {
-  return [
-    `/** The total of order kind ${n}, tax included. */`,
-    `export function total${n}(items: Item[], rate: number): number {`,
-    "  let sum = 0;",
-    "  for (const item of items) {",
-    "    sum += item.price * item.quantity;",
-    "  }",
-    "  const tax = sum * rate;",
-    "  return Math.round((sum + tax) * 100) / 100;",
-    "}",
-    "",
-  ];
-}
-
-interface Concern {
-  criterion: string;
-  note: (n: number) => string;
-  /** The edited function, and the offset in it of the first changed line (where the worker cites it). */
-  edit: (n: number) => { lines: string[]; first: number };
-}
-
-const splice = (n: number, at: number, remove: number, add: string[]) => {
-  const lines = block(n);
-  lines.splice(at, remove, ...add);
-  return { lines, first: at };
-};
-
-// Six concerns of one plausible task, each an edit of its own size and shape.
-const CONCERNS: Concern[] = [
-  {
-    criterion: "A negative quantity or a missing price is refused with a RangeError naming the item",
-    note: (n) => `guards in the loop of total${n}`,
-    edit: (n) =>
-      splice(n, 4, 1, [
-        "    if (item.quantity < 0) {",
-        "      throw new RangeError(`item ${item.sku} has a negative quantity (${item.quantity})`);",
-        "    }",
-        "    if (!Number.isFinite(item.price)) {",
-        "      throw new RangeError(`item ${item.sku} has no price`);",
-        "    }",
-        "    sum += item.price * item.quantity;",
-      ]),
-  },
-  {
-    criterion: "A tax rate outside 0..1 is refused before any arithmetic",
-    note: (n) => `rate check at the top of total${n}`,
-    edit: (n) =>
-      splice(n, 2, 0, [
-        "  if (!(rate >= 0 && rate <= 1)) {",
-        "    throw new RangeError(`tax rate ${rate} is outside 0..1`);",
-        "  }",
-      ]),
-  },
-  {
-    criterion: "Totals round half to even through roundCents()",
-    note: (n) => `total${n} returns roundCents()`,
-    edit: (n) =>
-      splice(n, 6, 2, [
-        "  const tax = roundCents(sum * rate);",
-        "  const gross = sum + tax;",
-        "  // Half to even keeps the sum of many orders unbiased.",
-        "  return roundCents(gross);",
-      ]),
-  },
-  {
-    criterion: "Every computed total is reported to the audit hook with its inputs",
-    note: (n) => `audit.record in total${n}`,
-    edit: (n) =>
-      splice(n, 7, 1, [
-        "  const total = Math.round((sum + tax) * 100) / 100;",
-        "  try {",
-        `    audit.record({ kind: "total${n}", items: items.length, sum, tax, total });`,
-        "  } catch (error) {",
-        "    // An audit outage must not fail a sale: the record is kept and sent again later.",
-        "    audit.defer(error);",
-        "  }",
-        "  return total;",
-      ]),
-  },
-  {
-    criterion: "A discount is applied before tax, never after, and never below zero",
-    note: (n) => `discount parameter and its use in total${n}`,
-    edit: (n) => {
-      const lines = block(n);
-      lines.splice(6, 0, ...[
-        "  if (discount) {",
-        '    const off = discount.kind === "percent" ? (sum * discount.value) / 100 : discount.value;',
-        "    sum = Math.max(0, sum - off);",
-        "  }",
-      ]);
-      lines[0] = `/** The total of order kind ${n}, tax included, after an optional discount. */`;
-      lines[1] = `export function total${n}(items: Item[], rate: number, discount?: Discount): number {`;
-      return { lines, first: 0 };
-    },
-  },
-  {
-    criterion: "Sums are kept in integer cents so no float drift reaches the total",
-    note: (n) => `total${n} sums in cents`,
-    edit: (n) =>
-      splice(n, 2, 6, [
-        "  if (items.length === 0) return 0;",
-        "  let cents = 0;",
-        "  for (const item of items) {",
-        "    // Prices carry at most two decimals; rounding here removes the binary error of each one.",
-        "    cents += Math.round(item.price * 100) * item.quantity;",
-        "  }",
-        "  const taxCents = Math.round(cents * rate);",
-        "  return (cents + taxCents) / 100;",
-      ]),
-  },
-];
 
 const FUNCTIONS = 36;
 const HEADER = [
@@ -222,7 +112,14 @@ interface Measured {
   diff: number;
   files: number;
   changedLines: number;
+  /** Hunks shown whatever the self-review says (process control, dynamic code, network, outside writes). */
+  alwaysShown: number;
+  /** The hunk text read at tier A averaged over many seeds of the draw: the one CLI run is a single sample. */
+  meanHunks: number;
 }
+
+/** Seeds the spot check is replayed with on each case's own self-review and diff. */
+const REPLAY_SEEDS = 200;
 
 const parent = (m: Measured) => m.verify + m.diffOutput;
 
@@ -256,6 +153,16 @@ async function measure(env: SpotEnv, c: Case, salt: number): Promise<Measured> {
   if (printed.some((h) => h.reason === "no evidence cites this hunk")) throw new Error("an uncited hunk");
   const selfReview = await Deno.readTextFile(join(runDir, "self-review.json"));
   const diff = await Deno.readTextFile(join(runDir, "diff.patch"));
+  const report: SelfReview & { spotCheckRequired: number } = JSON.parse(selfReview);
+  const signals = {
+    diffSha256Mismatch: false,
+    fallbackRecommended: false,
+    spotCheckRequired: report.spotCheckRequired,
+  };
+  let replayed = 0;
+  for (let i = 0; i < REPLAY_SEEDS; i++) {
+    replayed += guideFromSelfReview(report, signals, splitHunks(diff), `bench-${i}`).readBytes;
+  }
   return {
     verify: bytes(verify.stdout),
     diffOutput: bytes(hunks.stdout),
@@ -264,6 +171,8 @@ async function measure(env: SpotEnv, c: Case, salt: number): Promise<Measured> {
     diff: bytes(diff),
     files: changedBytes,
     changedLines: diff.split("\n").filter((l) => /^[+-](?![+-]{2} )/.test(l)).length,
+    alwaysShown: guide.alwaysShown,
+    meanHunks: Math.round(replayed / REPLAY_SEEDS),
   };
 }
 
@@ -290,6 +199,9 @@ const lines = [
 const detail = `verify+diff_output=${sum((m) => m.verify)}+${sum((m) => m.diffOutput)}` +
   ` hunk_text=${sum((m) => m.hunks)} self_review_json=${sum((m) => m.selfReview)} diff=${
     sum((m) => m.diff)
-  } files=${sum((m) => m.files)} changed_lines=${results.map((m) => m.changedLines)}`;
+  } files=${sum((m) => m.files)} changed_lines=${results.map((m) => m.changedLines)}` +
+  ` always_shown=${sum((m) => m.alwaysShown)} mean_hunk_text_${REPLAY_SEEDS}_seeds=${
+    sum((m) => m.meanHunks)
+  }`;
 for (const l of lines) benchLine(l.name, l.ratio, l.target, detail);
 finishBench();

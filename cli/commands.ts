@@ -228,6 +228,16 @@ export const LOOP_COMMANDS: CommandSpec[] = [
       ),
   ),
   byId(
+    "discard",
+    "Drop an unfinished run: its diff saved to diff.patch, worktree and branch removed, its slot freed",
+    (id) => async (ctx) =>
+      (await lazy<typeof import("../lifecycle/discard.ts")>("../lifecycle/discard.ts", import.meta.url))
+        .discardRun(
+          ctx,
+          id,
+        ),
+  ),
+  byId(
     "recover",
     "Resume an interrupted run in the right phase",
     (id) => async (ctx) =>

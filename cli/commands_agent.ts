@@ -19,6 +19,7 @@ const verbs = {
   watch: () => lazy<typeof import("../agents/watch.ts")>("../agents/watch.ts", import.meta.url),
   send: () => lazy<typeof import("../agents/send.ts")>("../agents/send.ts", import.meta.url),
   stop: () => lazy<typeof import("../agents/stop_verb.ts")>("../agents/stop_verb.ts", import.meta.url),
+  discard: () => lazy<typeof import("../agents/discard.ts")>("../agents/discard.ts", import.meta.url),
   drive: () => lazy<typeof import("../agents/drive.ts")>("../agents/drive.ts", import.meta.url),
 };
 
@@ -157,10 +158,21 @@ const AGENT_COMMANDS: CommandSpec[] = [
   },
   {
     name: "stop",
-    help: "Stop an agent's processes and unregister its name (harmless to repeat)",
+    help: "Stop an agent's processes, end the turn they cut short, unregister its name (harmless to repeat)",
     args: [NAME],
     run: (o, cli) =>
       cli.verb("agent stop", o, async (ctx) => (await verbs.stop()).stopNamedAgent(ctx, text(o, "name"))),
+  },
+  {
+    name: "discard",
+    help: "Stop an agent, drop its run (diff kept in diff.patch, worktree and branch removed), unregister it",
+    args: [NAME],
+    run: (o, cli) =>
+      cli.verb(
+        "agent discard",
+        o,
+        async (ctx) => (await verbs.discard()).discardNamedAgent(ctx, text(o, "name")),
+      ),
   },
   {
     name: "drive",
@@ -179,6 +191,6 @@ const AGENT_COMMANDS: CommandSpec[] = [
 
 export const AGENT_COMMAND: CommandSpec = {
   name: "agent",
-  help: "Named background agents: start, poll, peek, send, ls, watch, stop",
+  help: "Named background agents: start, poll, peek, send, ls, watch, stop, discard",
   commands: AGENT_COMMANDS,
 };

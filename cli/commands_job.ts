@@ -1,7 +1,7 @@
 /** The command table, part four: `spot job …`, task graphs (docs/jobs.md). Each prints one JSON object. */
 import { lazy } from "../base/lazy.ts";
 import { SpotError } from "../errors.ts";
-import { type CommandSpec, type Options, text } from "./spec.ts";
+import { type CommandSpec, JSON_OPTION, type Options, text } from "./spec.ts";
 
 type Graphs = typeof import("../graphs/mod.ts");
 const graphs = () => lazy<Graphs>("../graphs/mod.ts", import.meta.url);
@@ -75,12 +75,19 @@ const JOB_COMMANDS: CommandSpec[] = [
   },
   {
     name: "status",
-    help: "The job's and every task's state (read-only)",
+    help: "The job's and every task's state (read-only; a table on a terminal)",
     args: [JOB],
+    options: [JSON_OPTION],
     run: (o, cli) =>
-      cli.verb("job status", o, async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job")), {
-        readOnly: true,
-      }),
+      cli.humanOrJson(
+        "job status",
+        o,
+        async (ctx) => (await graphs()).jobStatus(ctx, text(o, "job")),
+        async (r, style) =>
+          (await lazy<typeof import("./render/job_status.ts")>("./render/job_status.ts", import.meta.url))
+            .renderJobStatus(r, style),
+        { readOnly: true },
+      ),
   },
   {
     name: "repair",

@@ -3,9 +3,16 @@
  * config and the machine (detect, sandbox). Each `run` imports its module only when called.
  */
 import { positiveInt } from "./parse.ts";
-import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
-import { printError, printWarning, writeErr } from "./output.ts";
+import { type CommandSpec, JSON_OPTION, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
+import { humanNote, printWarning, writeErr } from "./output.ts";
 import { lazy } from "../base/lazy.ts";
+
+/** The human views, each loaded only when a terminal shows it (cli/render/). */
+const views = {
+  list: () => lazy<typeof import("./render/list.ts")>("./render/list.ts", import.meta.url),
+  inspect: () => lazy<typeof import("./render/inspect.ts")>("./render/inspect.ts", import.meta.url),
+  diff: () => lazy<typeof import("./render/diff.ts")>("./render/diff.ts", import.meta.url),
+};
 
 /** `spot config <name>`: these read the file themselves, so they work when it is broken. */
 function configCommand(name: "path" | "show" | "validate" | "migrate", help: string): CommandSpec {
@@ -27,19 +34,39 @@ function configCommand(name: "path" | "show" | "validate" | "migrate", help: str
 
 export const TOOL_COMMANDS: CommandSpec[] = [
   {
+    name: "gc",
+    help:
+      "Collect ended runs older than AGE (worktrees, branches) and what killed steps left; previews first",
+    options: [
+      { flags: "--confirm", help: "collect them (a preview otherwise)" },
+      { flags: "--older-than <age>", help: "untouched for this long: 30m, 12h, 7d (default 7d)" },
+    ],
+    run: (o, cli) =>
+      cli.verb(
+        "gc",
+        o,
+        async (ctx) =>
+          (await lazy<typeof import("../upkeep/gc.ts")>("../upkeep/gc.ts", import.meta.url)).gcRuns(ctx, {
+            confirm: o.confirm === true,
+            olderThan: maybeText(o, "olderThan"),
+          }),
+      ),
+  },
+  {
     name: "inspect",
-    help: "Show a run's state, verification, review and usage",
-    options: [RUN_ID_OPTION],
+    help: "Show a run's state, verification, review and usage (a summary on a terminal)",
+    options: [RUN_ID_OPTION, JSON_OPTION],
     // Reads only the run's directory: no config to load (config/context.ts refuses a read of it).
     run: (o, cli) =>
-      cli.verb("inspect", o, async (ctx) => {
+      cli.humanOrJson("inspect", o, async (ctx) => {
         const verb = await lazy<typeof import("../verbs/inspect.ts")>("../verbs/inspect.ts", import.meta.url);
         return await verb.inspectRun(ctx, text(o, "id"));
-      }, { loadConfig: false, readOnly: true }),
+      }, async (r, style) =>
+        (await views.inspect()).renderInspect(r, style), { loadConfig: false, readOnly: true }),
   },
   {
     name: "list",
-    help: "List runs",
+    help: "List runs (a table on a terminal)",
     options: [
       { flags: "--status <status>", help: "only runs in this status" },
       { flags: "--caller <caller>", help: "only runs from this caller" },
@@ -47,9 +74,10 @@ export const TOOL_COMMANDS: CommandSpec[] = [
       { flags: "--limit <n>", help: "show the newest N runs (default 200)", parse: positiveInt },
       { flags: "--offset <n>", help: "skip the N newest matching runs first", parse: positiveInt },
       { flags: "--all", help: "show every run, however many" },
+      JSON_OPTION,
     ],
     run: (o, cli) =>
-      cli.verb(
+      cli.humanOrJson(
         "list",
         o,
         async (ctx) =>
@@ -57,6 +85,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        async (r, style) => (await views.list()).renderList(r, style),
         { readOnly: true },
       ),
   },
@@ -88,6 +117,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
           "../serve/mod.ts",
           import.meta.url,
         );
+        // A server's log, on stderr while it runs (a non-loopback warning must not wait for the end).
         const log = (line: string) => writeErr(`[spot serve] ${line}\n`);
         const options = { port: parsePort(text(o, "port")), host: text(o, "host"), open: o.open as boolean };
         return await serveUntilStopped(ctx, options, log);
@@ -144,7 +174,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
   {
     name: "detect",
     help: "Probe the worker CLIs installed here (cached for 10 minutes)",
-    options: [{ flags: "--refresh", help: "ignore the cache and probe again" }],
+    options: [{ flags: "--refresh", help: "ignore the cache and probe again" }, JSON_OPTION],
     run: async (o, cli) => {
       const { detectWorkers } = await lazy<typeof import("../verbs/detect.ts")>(
         "../verbs/detect.ts",
@@ -165,10 +195,11 @@ export const TOOL_COMMANDS: CommandSpec[] = [
   },
   {
     name: "diff",
-    help: "Show the verified diff, or with --hunks only what the review guide asks to read",
-    options: [RUN_ID_OPTION, { flags: "--hunks", help: "only the hunks of the review guide" }],
+    help:
+      "Show the verified diff, or with --hunks only what the review guide asks to read (coloured on a terminal)",
+    options: [RUN_ID_OPTION, { flags: "--hunks", help: "only the hunks of the review guide" }, JSON_OPTION],
     run: (o, cli) =>
-      cli.verb(
+      cli.humanOrJson(
         "diff",
         o,
         async (ctx) =>
@@ -177,6 +208,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             text(o, "id"),
             { hunks: o.hunks === true },
           ),
+        async (r, style) => (await views.diff()).renderDiff(r, style),
         { readOnly: true },
       ),
   },
@@ -209,7 +241,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         );
         await serveMcp({ warn: printWarning });
       } catch (error) {
-        cli.exitCode = printError(error);
+        await cli.fail(error);
       }
     },
   },
@@ -233,7 +265,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             import.meta.url,
           );
           const result = await verb.installSkill(ctx, { for: maybeText(o, "for"), dir: maybeText(o, "dir") });
-          writeErr(`spot: skill installed in ${result.installed}; use: ${result.export}\n`);
+          humanNote(`spot: skill installed in ${result.installed}; use: ${result.export}`);
           return result;
         }, { loadConfig: false }),
     }],

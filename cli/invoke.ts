@@ -1,37 +1,55 @@
 /**
  * Runs one verb the way every command does: a context, an audit line, the
  * interrupt signals when the verb can be interrupted, the progress line on a
- * terminal, and exactly one JSON object out. The exit code of the last
- * command is kept for `main`.
+ * terminal, and exactly one JSON object out (with the command's warnings in
+ * it). The exit code of the last command is kept for `main`.
  */
 import { createContext } from "../config/context.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
-import { printError, printOk, printWarning, writeErr, writeOut } from "./output.ts";
+import { printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 import { timed } from "../base/timings.ts";
+import { exitStyle, signalExitFor } from "./exit_codes.ts";
+import { colorWanted } from "./render/style.ts";
 
 type Args = Record<string, unknown>;
 
+/** A verb's human view: the result in, the text a person reads out (cli/render/); pure, loaded when used. */
+export type Render<T> = (result: T, options: { color: boolean }) => string | Promise<string>;
+
+/** Whether a verb that has a human view shows it: on a terminal, unless `--json` asks for the JSON. */
+export function wantsHuman(args: Args, isTerminal = Deno.stdout.isTerminal()): boolean {
+  return isTerminal && args.json !== true;
+}
+
 export class Invocation {
   exitCode = 0;
+  /** This command's warnings (legacy config keys): inside its JSON, and on a terminal's stderr. */
+  readonly warnings = new Warnings();
 
-  /** A verb with context, audit, interruption handling and JSON output. */
-  async verb(
+  async fail(error: unknown): Promise<void> {
+    this.exitCode = await printError(error, this.warnings.list);
+  }
+
+  /** A verb with context, audit, interruption handling and JSON output (or, given `render`, its human view). */
+  async verb<T extends object>(
     name: string,
     args: Args,
-    fn: (ctx: SpotContext) => Promise<object>,
-    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
+    fn: (ctx: SpotContext) => Promise<T>,
+    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean; render?: Render<T> } = {},
   ): Promise<void> {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
-    const progress = interrupts && Deno.stderr.isTerminal() ? createProgressLine(writeErr) : undefined;
+    const progress = interrupts && Deno.stderr.isTerminal()
+      ? createProgressLine(writeErr, { columns: terminalColumns() })
+      : undefined;
     try {
       const ctx = await timed("context (paths, config)", () =>
         createContext({
           signal: interrupts?.signal,
           progress: progress?.update,
-          warn: printWarning,
+          warn: this.warnings.add,
           loadConfig: options.loadConfig,
           readOnly: options.readOnly,
         }));
@@ -40,15 +58,23 @@ export class Invocation {
         () => audited(ctx, name, args, () => fn(ctx)),
       );
       progress?.stop();
-      printOk(name, result);
+      if (options.render) {
+        writeOut(await options.render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
+      } else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();
-      this.exitCode = printError(error);
+      await this.fail(error);
     } finally {
       interrupts?.close();
     }
     const caught = interrupts?.caught();
-    if (caught) this.exitCode = SIGNAL_EXIT[caught];
+    if (caught) {
+      this.exitCode = signalExitFor(
+        SIGNAL_EXIT[caught],
+        this.exitCode,
+        await exitStyle((n) => Deno.env.get(n)),
+      );
+    }
   }
 
   /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
@@ -59,34 +85,42 @@ export class Invocation {
     options: { readOnly?: boolean } = {},
   ): Promise<void> {
     try {
-      const ctx = await createContext({ warn: printWarning, readOnly: options.readOnly });
+      const ctx = await createContext({ warn: this.warnings.add, readOnly: options.readOnly });
       writeOut(await audited(ctx, name, args, () => fn(ctx)));
     } catch (error) {
-      this.exitCode = printError(error);
+      await this.fail(error);
     }
   }
 
-  /** A table for a person at a terminal, the one JSON object for anything else. */
+  /** The human view for a person at a terminal, the one JSON object for anything else (or with `--json`). */
   async humanOrJson<T extends object>(
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
-    render: (result: T) => string,
-    options: { readOnly?: boolean } = {},
+    render: Render<T>,
+    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
   ): Promise<void> {
-    if (!Deno.stdout.isTerminal()) return await this.verb(name, args, fn, options);
-    await this.text(name, args, async (ctx) => render(await fn(ctx)), options);
+    await this.verb(name, args, fn, wantsHuman(args) ? { ...options, render } : options);
   }
 
   /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
   async config(
     name: string,
-    fn: (env: (n: string) => string | undefined, warn: (text: string) => void) => Promise<object>,
+    fn: (env: (n: string) => string | undefined, warn: Warnings["add"]) => Promise<object>,
   ): Promise<void> {
     try {
-      printOk(`config ${name}`, await fn((n) => Deno.env.get(n), printWarning));
+      printOk(`config ${name}`, await fn((n) => Deno.env.get(n), this.warnings.add), this.warnings.list);
     } catch (error) {
-      this.exitCode = printError(error);
+      await this.fail(error);
     }
+  }
+}
+
+/** The terminal's width, so the progress line never wraps (a wrapped line cannot be redrawn in place). */
+function terminalColumns(): number | undefined {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return undefined;
   }
 }

@@ -1,7 +1,10 @@
 /**
- * The one-line progress display a person sees on a terminal during `run` and
- * `verify`: the latest step plus a ticking elapsed time, redrawn in place.
+ * The one-line progress display a person sees on a terminal during `run`, `verify` and the other long verbs:
+ * the latest step (for a worker turn, its current tool and file) plus a ticking elapsed time, redrawn in
+ * place. The text can carry what a worker wrote (a tool's name, a path), so control characters are dropped
+ * before it reaches the terminal, and the line is cut to the terminal's width so it never wraps.
  */
+import { stripTerminal } from "../store/worker_log.ts";
 
 /** Redraws this often, so a silent worker still shows the clock moving. */
 export const TICK_MS = 500;
@@ -11,13 +14,29 @@ export interface ProgressLine {
   stop(): void;
 }
 
+export interface ProgressOptions {
+  now?: () => number;
+  /** The terminal's width; the line is cut to one column less, so the cursor never wraps. */
+  columns?: number;
+}
+
+/** Pure: the line for `text` after `elapsedMs`, at most `columns - 1` characters. */
+export function progressText(text: string, elapsedMs: number, columns?: number): string {
+  const clock = ` (${(elapsedMs / 1000).toFixed(1)}s)`;
+  let body = `[spot] ${stripTerminal(text).replace(/\s+/g, " ")}`;
+  const room = columns ? columns - 1 - clock.length : Infinity;
+  if (body.length > room) body = room > 1 ? body.slice(0, room - 1) + "…" : "";
+  return body + clock;
+}
+
 export function createProgressLine(
   write: (text: string) => void,
-  now: () => number = Date.now,
+  options: ProgressOptions = {},
 ): ProgressLine {
+  const now = options.now ?? Date.now;
   const started = now();
   let text = "starting";
-  const draw = () => write(`\r\x1b[K[spot] ${text} (${((now() - started) / 1000).toFixed(1)}s)`);
+  const draw = () => write(`\r\x1b[K${progressText(text, now() - started, options.columns)}`);
   const timer = setInterval(draw, TICK_MS);
   draw();
   return {

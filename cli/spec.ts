@@ -42,6 +42,9 @@ export interface CommandSpec {
 /** `--id <runId>`, the option of every verb that works on one run. */
 export const RUN_ID_OPTION: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
 
+/** `--json`: the verb's JSON even on a terminal, where it would show its human view. */
+export const JSON_OPTION: OptionSpec = { flags: "--json", help: "print the JSON, even on a terminal" };
+
 /** The option's key as commander names it: `--usage-start` is `usageStart`, `--no-open` is `open`. */
 export function optionKey(flags: string): string {
   const long = flags.split(/\s+/)[0].replace(/^--(no-)?/, "");

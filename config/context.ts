@@ -2,6 +2,7 @@
 import { lazy } from "../base/lazy.ts";
 import { SpotError } from "../errors.ts";
 import type { Config } from "../schemas/config.ts";
+import type { FileWarning } from "./loaded.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
 import { RunStore } from "../store/run_store.ts";
@@ -13,8 +14,8 @@ export interface ContextOptions {
   cwd?: string;
   signal?: AbortSignal;
   progress?: (text: string) => void;
-  /** Told each legacy config key the file still uses, once, as `file:line:col key: message`. */
-  warn?: (text: string) => void;
+  /** Told each legacy config key the file still uses, once, as `file:line:col key: message` and as data. */
+  warn?: (text: string, warning?: FileWarning) => void;
   /**
    * False for a verb that never reads the config (`inspect`): it starts ~3 ms sooner, and reading
    * `ctx.config` anyway is an INTERNAL error, so a verb cannot come to depend on it unnoticed.
@@ -51,7 +52,9 @@ export async function createContext(options: ContextOptions = {}): Promise<SpotC
     // A look creates no config and no cache dir: the defaults stay in memory, the validated config uncached.
     const cacheRoot = readOnly && !pathExists(paths.cacheRoot) ? undefined : paths.cacheRoot;
     const loaded = await loadConfigWithWarnings(paths.configFile, cacheRoot, { write: !readOnly });
-    for (const w of loaded.warnings) options.warn?.(formatWarning(paths.configFile, w));
+    for (const w of loaded.warnings) {
+      options.warn?.(formatWarning(paths.configFile, w), { file: paths.configFile, ...w });
+    }
     config = loaded.config;
   }
   return {

@@ -11,7 +11,7 @@ import { cachedConfig, saveCachedConfig } from "./cache.ts";
 import { writeTextAtomic } from "../store/files.ts";
 import { lazy } from "../base/lazy.ts";
 
-export { type ConfigWarning, formatWarning, type LoadedConfig } from "./loaded.ts";
+export { type ConfigWarning, type FileWarning, formatWarning, type LoadedConfig } from "./loaded.ts";
 
 export function defaultConfigText(): string {
   return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";

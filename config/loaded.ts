@@ -10,6 +10,11 @@ export interface ConfigWarning {
   col: number;
 }
 
+/** A warning with the file it is about: what a verb's JSON carries in its `warnings`. */
+export interface FileWarning extends ConfigWarning {
+  file: string;
+}
+
 export interface LoadedConfig {
   config: Config;
   warnings: ConfigWarning[];

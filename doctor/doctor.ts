@@ -9,7 +9,7 @@ import { getAdapter } from "../adapters/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { parseChoice, type Resolution, resolveChoice } from "../sandbox/choose.ts";
-import { probeHere } from "../isolation/run_sandbox.ts";
+import { hostHere, hostSandbox } from "../isolation/run_sandbox.ts";
 import { binaryEnvName } from "../registry/locate.ts";
 import { probeCli } from "../registry/probe.ts";
 import { detectCaller } from "../routing/caller.ts";
@@ -55,7 +55,7 @@ const NEUTRAL_TASK: RoutableTask = {
 async function writable(name: string, dir: string): Promise<Check> {
   let at = dir;
   while (!pathExists(at) && dirname(at) !== at) at = dirname(at);
-  const detail = at === dir ? dir : `${dir} (made on first use; ${at} takes files)`;
+  const detail = at === dir ? dir : `${dir} (not made yet; ${at} is writable)`;
   try {
     const probe = `${at}/.doctor-${crypto.randomUUID()}`;
     await Deno.writeTextFile(probe, "", { createNew: true });
@@ -180,11 +180,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
       `Cannot use --sandbox "${options.sandbox}": expected auto, bwrap or none`,
     );
   }
-  const sandbox = resolveChoice(
-    choiceOfSandbox,
-    Deno.build.os,
-    choiceOfSandbox === "none" ? null : await probeHere(ctx),
-  );
+  const sandbox = resolveChoice(choiceOfSandbox, await hostSandbox(hostHere(ctx), choiceOfSandbox));
   const choice = chooseProfile(ctx, task, options, sandbox.ok ? sandbox.backend : null);
   const { profile } = choice;
   const checks: Check[] = await baseChecks(ctx, sandbox);

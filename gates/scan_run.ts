@@ -60,5 +60,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     scan.passed = false;
   }
   const locks = await checkLocks(ctx, state, delta.tree);
-  return { delta, locks, files, scan: { ...scan, diffSha256: delta.diffSha256 }, sourceUnchanged };
+  // A parent written for the original reads an issue's file as `path`: it costs nothing to say both.
+  const issues = scan.issues.map((i) => i.file === undefined ? i : { ...i, path: i.file });
+  return { delta, locks, files, scan: { ...scan, issues, diffSha256: delta.diffSha256 }, sourceUnchanged };
 }

@@ -3,14 +3,14 @@
  * branch or worktree exists. That tree is the base commit's, plus (for a run of its own) the user's
  * uncommitted work as the snapshot copies it: tracked changes staged or not, and untracked files; plus the
  * ignored files `.worktreeinclude` copies in. A link among them that leads outside the repository would let a
- * worker without an OS sandbox write through it, so the run is refused (verify/link_escape.ts decides).
+ * worker without an OS sandbox write through it, so the run is refused (gates/link_escape.ts decides, purely).
  */
 import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import { git, gitText } from "../git/git.ts";
 import { untrackedFiles } from "../git/fingerprint.ts";
 import { listTree } from "../git/tree_list.ts";
-import { escapingLinks, type LinkEscape } from "../verify/link_escape.ts";
+import { escapingLinks, type LinkEscape } from "./link_escape.ts";
 import { includeList } from "../workspace/furnish.ts";
 
 const LINK_MODE = "120000";

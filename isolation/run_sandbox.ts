@@ -2,6 +2,9 @@
  * The run's OS sandbox: decided once at prepare (recorded in state.json),
  * then re-checked before every worker turn and every check, so a sandbox
  * that disappears between commands stops the run instead of being skipped.
+ * Linux: bwrap, probed. macOS: Seatbelt, after its first-use self-test passed
+ * on that Mac at its OS version. The platform is reached through
+ * `SandboxHost`, so tests decide for a Mac on Linux.
  */
 import { join } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
@@ -11,12 +14,15 @@ import {
   noneBackend,
   noneEnforcement,
   type SandboxBackend,
+  seatbeltBackend,
 } from "../sandbox/backends/backend.ts";
-import { parseChoice, resolveChoice } from "../sandbox/choose.ts";
+import { type HostSandbox, parseChoice, resolveChoice } from "../sandbox/choose.ts";
+import type { SeatbeltVerdict } from "../sandbox/backends/seatbelt_result.ts";
 import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
 import type { SandboxChoice, SandboxDetails, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { which } from "../sandbox/which.ts";
 import { probeMemory } from "./probe_cache.ts";
+import { seatbeltHere } from "./seatbelt_verdict.ts";
 import type { SpotContext } from "../store/context.ts";
 import { pathExists } from "../store/files.ts";
 
@@ -54,10 +60,30 @@ function unavailable(message: string, fix: string, details: Record<string, unkno
   return new SpotError("SANDBOX_UNAVAILABLE", `${message}; to fix: ${fix}`, { details: { ...details, fix } });
 }
 
+/** The platform and the tests of its sandbox; `hostHere` is the real one, tests pass another. */
+export interface SandboxHost {
+  os: string;
+  bwrap(): Promise<BwrapProbe>;
+  seatbelt(): Promise<SeatbeltVerdict>;
+}
+
+export function hostHere(ctx: SpotContext): SandboxHost {
+  return { os: Deno.build.os, bwrap: () => probeHere(ctx), seatbelt: () => seatbeltHere(ctx) };
+}
+
+/** What `choice` is decided from here: only the test the platform and the choice call for is run. */
+export async function hostSandbox(host: SandboxHost, choice: SandboxChoice): Promise<HostSandbox> {
+  return {
+    os: host.os,
+    bwrap: choice !== "none" && host.os === "linux" ? await host.bwrap() : null,
+    seatbelt: choice === "auto" && host.os === "darwin" ? await host.seatbelt() : null,
+  };
+}
+
 /** Decides the sandbox at prepare; refuses with SANDBOX_UNAVAILABLE rather than run without one. */
 export async function decideSandbox(
   ctx: SpotContext,
-  options: { flag?: string },
+  options: { flag?: string; host?: SandboxHost },
 ): Promise<{ level: SandboxLevel; details: SandboxDetails }> {
   let choice: SandboxChoice = ctx.config.sandbox ?? "auto";
   const source = options.flag === undefined ? "config" : "flag";
@@ -71,8 +97,9 @@ export async function decideSandbox(
     }
     choice = parsed;
   }
-  const probe = choice !== "none" && Deno.build.os === "linux" ? await probeHere(ctx) : null;
-  const resolved = resolveChoice(choice, Deno.build.os, probe);
+  const host = await hostSandbox(options.host ?? hostHere(ctx), choice);
+  const probe = host.bwrap;
+  const resolved = resolveChoice(choice, host);
   if (!resolved.ok) {
     throw unavailable(
       `Cannot sandbox the run (sandbox "${choice}" from the ${source}): ${resolved.reason}`,
@@ -81,11 +108,17 @@ export async function decideSandbox(
         choice,
         source,
         reason: resolved.reason,
+        ...(host.seatbelt
+          ? { failedProbe: host.seatbelt.failedProbe, osVersion: host.seatbelt.osVersion }
+          : {}),
       },
     );
   }
   // Without an OS sandbox nothing depends on a policy; under one, each step records what its policy got.
   const enforcement = resolved.backend === "none" ? noneEnforcement() : { enforced: [], notEnforced: [] };
+  const seatbelt = resolved.backend === "seatbelt" && host.seatbelt?.path
+    ? { path: host.seatbelt.path, osVersion: host.seatbelt.osVersion, testedAt: host.seatbelt.testedAt }
+    : null;
   return {
     level: resolved.level,
     details: {
@@ -94,6 +127,7 @@ export async function decideSandbox(
       backend: resolved.backend,
       optedOut: resolved.backend === "none",
       bwrap: probe?.path ? { path: probe.path, version: probe.version } : null,
+      ...(seatbelt ? { seatbelt } : {}),
       enforced: enforcement.enforced,
       notEnforced: enforcement.notEnforced,
       decidedAt: ctx.now(),
@@ -101,12 +135,43 @@ export async function decideSandbox(
   };
 }
 
+/** The run's Seatbelt backend, its self-test still passing on this Mac at this OS version. */
+async function seatbeltForRun(ctx: SpotContext, state: RunState, host: SandboxHost): Promise<SandboxBackend> {
+  if (host.os !== "darwin") {
+    throw unavailable(
+      `Cannot run "${state.runId}": it was prepared under Seatbelt, which runs only on macOS`,
+      "prepare a new run here",
+      { runId: state.runId, backend: "seatbelt" },
+    );
+  }
+  const verdict = await host.seatbelt();
+  if (!verdict.available || !verdict.path) {
+    throw unavailable(
+      `Cannot run "${state.runId}" in the Seatbelt sandbox it was prepared with: ${verdict.reason}`,
+      "pass the self-test again (it reruns at each use until it passes), or prepare a new run with --sandbox none",
+      {
+        runId: state.runId,
+        failedProbe: verdict.failedProbe,
+        nextCommand: `spot recover --id ${state.runId}`,
+      },
+    );
+  }
+  const runDir = ctx.store.dir(state.runId);
+  return seatbeltBackend(verdict.path, { scratchRoot: join(runDir, "seatbelt"), inPlaceUnder: runDir });
+}
+
 /** The backend recorded on the run, checked again now; never a different or weaker one. */
-export async function sandboxForRun(ctx: SpotContext, state: RunState): Promise<RunSandbox> {
+export async function sandboxForRun(
+  ctx: SpotContext,
+  state: RunState,
+  options: { host?: SandboxHost } = {},
+): Promise<RunSandbox> {
+  const host = options.host ?? hostHere(ctx);
   const shell = which("sh", SYSTEM_PATH) ?? "/bin/sh";
   const recorded = state.sandboxDetails?.backend ??
-    (await decideSandbox(ctx, {})).details.backend;
+    (await decideSandbox(ctx, { host })).details.backend;
   if (recorded === "none") return { backend: noneBackend, probe: null, shell };
+  if (recorded === "seatbelt") return { backend: await seatbeltForRun(ctx, state, host), probe: null, shell };
   if (recorded !== "bwrap") {
     throw unavailable(
       `Cannot run "${state.runId}": its ${recorded} sandbox is not enabled in this build`,
@@ -116,9 +181,9 @@ export async function sandboxForRun(ctx: SpotContext, state: RunState): Promise<
       },
     );
   }
-  const probe = await probeHere(ctx);
+  const probe = await host.bwrap();
   if (!probe.available || !probe.path) {
-    const fix = resolveChoice("bwrap", Deno.build.os, probe);
+    const fix = resolveChoice("bwrap", { os: host.os, bwrap: probe, seatbelt: null });
     throw unavailable(
       `Cannot run "${state.runId}" in the bwrap sandbox it was prepared with: ${probe.reason}`,
       fix.ok

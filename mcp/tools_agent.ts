@@ -1,5 +1,5 @@
 /**
- * Named background agents as tools (cli/commands_agent.ts): start, poll, peek, ls, watch and stop, each
+ * Named background agents as tools (cli/commands_agent.ts): start, poll, peek, ls, watch, stop and discard, each
  * the agents/ verb the CLI calls. `content` carries the seed's text lines a parent reads; the structured
  * result is what `--json` prints. `watch` sends each changed line as a progress notification.
  */
@@ -110,8 +110,25 @@ export function registerAgentTools(mcp: McpServer, server: Server): void {
     );
   });
 
+  mcp.registerTool("spot_agent_discard", {
+    description:
+      "Stop an agent and drop its run (spot agent discard): diff kept in diff.patch, worktree and " +
+      "branch removed, run slot freed, name unregistered",
+    inputSchema: z.object({ name: agentName }),
+    outputSchema: output,
+  }, ({ name }, extra) =>
+    callVerb(
+      server,
+      extra as CallExtra,
+      "agent discard",
+      { name },
+      async (ctx) => (await agents()).discardNamedAgent(ctx, name),
+    ));
+
   mcp.registerTool("spot_agent_stop", {
-    description: "Stop an agent's processes and unregister its name (harmless to repeat); the run stays",
+    description:
+      "Stop an agent's processes, end the turn they cut short (the run ends failed, AGENT_STOPPED), " +
+      "and unregister its name (harmless to repeat); the worktree stays",
     inputSchema: z.object({ name: agentName }),
     outputSchema: output,
   }, ({ name }, extra) =>

@@ -12,6 +12,8 @@ import { cwd, document, output, runId, sandbox } from "./schema.ts";
 
 type Verbs = typeof import("../verbs/mod.ts");
 const verbs = () => lazy<Verbs>("../verbs/mod.ts", import.meta.url);
+type Upkeep = typeof import("../upkeep/mod.ts");
+const upkeep = () => lazy<Upkeep>("../upkeep/mod.ts", import.meta.url);
 type Agents = typeof import("../agents/mod.ts");
 const agents = () => lazy<Agents>("../agents/mod.ts", import.meta.url);
 
@@ -210,6 +212,39 @@ export function registerLoopTools(mcp: McpServer, server: Server): void {
     "cleanup",
     "Remove a finished run's worktree (spot cleanup)",
     (v, c, id) => v.cleanupRun(c, id),
+  );
+  mcp.registerTool(
+    "spot_discard",
+    {
+      description:
+        "Drop an unfinished run (spot discard): its diff saved to diff.patch, worktree and branch " +
+        "removed, the run ended discarded and its run slot freed",
+      inputSchema: z.object({ id: runId }),
+      outputSchema: output,
+    },
+    ({ id }, extra) =>
+      callVerb(
+        server,
+        extra as CallExtra,
+        "discard",
+        { id },
+        async (ctx) => (await upkeep()).discardRun(ctx, id),
+      ),
+  );
+  mcp.registerTool(
+    "spot_gc",
+    {
+      description:
+        "Collect ended runs older than olderThan (default 7d) and what killed steps left (spot gc); " +
+        "a preview unless confirm is true, every kept run with the reason",
+      inputSchema: z.object({
+        olderThan: z.string().optional().describe("30m, 12h, 7d (default 7d)"),
+        confirm: z.boolean().optional().describe("collect (a preview otherwise)"),
+      }),
+      outputSchema: output,
+    },
+    (a, extra) =>
+      callVerb(server, extra as CallExtra, "gc", a, async (ctx) => (await upkeep()).gcRuns(ctx, a)),
   );
   byId(
     mcp,

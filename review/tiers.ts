@@ -5,14 +5,17 @@
  *
  * The rule every tier keeps: each hunk of the verified diff is either read (printed by
  * `spot diff --hunks`) or listed as covered by a named criterion whose evidence cites that very hunk.
- * A hunk no evidence cites is always read, whatever else the worker said about its file.
+ * A hunk no evidence cites is always read, whatever else the worker said about its file, and so is a
+ * hunk that adds process control, dynamic code, network access or a write outside the tree.
  */
 import { BLOCKING_PRIORITIES } from "../schemas/constants.ts";
 import type { SelfReview } from "../schemas/self_review.ts";
 import { type Hunk, hunksAt, hunksCited } from "../verify/hunks.ts";
+import { hunkRisks, riskReason } from "../verify/risky_hunks.ts";
+import { type Cited, drawSpotCheck } from "./spot_draw.ts";
 import type { SelfReviewSignals } from "./spot_check.ts";
 
-/** How much of a diff the parent must read: A all of it, B the review guide's hunks, C a spot check. */
+/** How much of a diff the parent must read: C all of it, B the doubted hunks and a spot check, A a spot check. */
 export type ReviewTier = "A" | "B" | "C";
 
 export interface GuideHunk {
@@ -41,6 +44,11 @@ export interface ReviewGuide {
   hunks: GuideHunk[];
   /** Every other hunk, with the criteria that vouch for it. */
   covered: CoveredHunk[];
+  /**
+   * How many hunks are shown whatever the self-review says, because they add process control, dynamic
+   * code, network access or a write outside the tree (their reason starts with "always shown").
+   */
+  alwaysShown: number;
   /** Bytes of hunk text `spot diff --hunks` prints: exactly the text of `hunks`. */
   readBytes: number;
   /** Bytes of hunk text in the whole diff (what `spot diff` prints), for comparison. */
@@ -55,12 +63,18 @@ const key = (h: { file: string; newStart: number }) => `${h.file}:${h.newStart}`
 const clip = (text: string) => text.slice(0, 80);
 const place = (h: Hunk) => ({ file: h.file, newStart: h.newStart, newCount: h.newCount });
 
+/** Tier C: every hunk, the ones that would be shown at any tier marked with why. */
 export function fullReview(hunks: Hunk[], why: string): ReviewGuide {
+  const reasons = hunks.map((h) => {
+    const risks = hunkRisks(h);
+    return risks.length > 0 ? `full review; ${riskReason(risks)}` : "full review";
+  });
   return {
     tier: "C",
     why,
-    hunks: hunks.map((h) => ({ ...place(h), reason: "full review" })),
+    hunks: hunks.map((h, i) => ({ ...place(h), reason: reasons[i] })),
     covered: [],
+    alwaysShown: reasons.filter((r) => r !== "full review").length,
     readBytes: size(hunks),
     diffBytes: size(hunks),
   };
@@ -99,25 +113,6 @@ export function tierOf(report: SelfReview, signals: SelfReviewSignals): { tier: 
   return { tier: "A", why: "the self-review is consistent" };
 }
 
-/** A small seeded generator: the same seed gives the parent the same picks, and the worker never sees it. */
-function seeded(seed: string): () => number {
-  let h = 2166136261;
-  for (const ch of seed) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
-  return () => {
-    h = Math.imul(h ^ (h >>> 15), 2246822507) ^ Math.imul(h ^ (h >>> 13), 3266489909);
-    return ((h ^= h >>> 16) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: T[], count: number, random: () => number): T[] {
-  const pool = [...items];
-  for (let i = pool.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [pool[i], pool[j]] = [pool[j], pool[i]];
-  }
-  return pool.slice(0, count);
-}
-
 /** For each hunk key, the criteria whose evidence cites it under the strict `hunksCited` rule. */
 export function coverage(report: SelfReview, hunks: Hunk[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -132,10 +127,28 @@ export function coverage(report: SelfReview, hunks: Hunk[]): Map<string, string[
   return out;
 }
 
+/** Each hunk that evidence of `criteria` cites (strictly), keyed, in diff order, with how often and by whom. */
+function citations(criteria: Criterion[], hunks: Hunk[]): Map<string, Cited> {
+  const counts = new Map<string, Cited>();
+  for (const c of criteria) {
+    for (const e of c.evidence) {
+      for (const h of hunksCited(hunks, e.file, e.line)) {
+        const held = counts.get(key(h)) ?? { count: 0, criteria: [] };
+        held.count++;
+        if (!held.criteria.includes(clip(c.criterion))) held.criteria.push(clip(c.criterion));
+        counts.set(key(h), held);
+      }
+    }
+  }
+  const order = hunks.map(key);
+  return new Map([...counts].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])));
+}
+
 /**
- * The guide for a self-review that reached tier A or B. Spot-checked criteria are drawn with a seed spot
- * keeps from the worker, and only among criteria whose evidence cites a hunk, so a worker cannot soak up
- * the draw with claims about nothing in the diff; of each, one citing piece of evidence is read.
+ * The guide for a self-review that reached tier A or B. First what is shown whatever the report says (hunks
+ * that add process control, dynamic code, network access or a write outside the tree), then the hunks the
+ * worker doubts or has findings on, then the spot check (`review/spot_draw.ts`: distinct hunks, the
+ * under-cited weighted up, with a seed spot keeps from the worker), then every hunk no evidence cites.
  */
 export function guideFromSelfReview(
   report: SelfReview,
@@ -148,6 +161,11 @@ export function guideFromSelfReview(
   const reasons = new Map<string, string>();
   const take = (list: Hunk[], reason: string) =>
     list.forEach((h) => reasons.has(key(h)) || reasons.set(key(h), reason));
+  for (const h of hunks) {
+    const risks = hunkRisks(h);
+    if (risks.length > 0) take([h], riskReason(risks));
+  }
+  const alwaysShown = reasons.size;
   const doubts = doubted(report);
   for (const c of doubts) {
     for (const e of c.evidence) take(hunksAt(hunks, e.file, e.line), `uncertain: ${clip(c.criterion)}`);
@@ -155,26 +173,27 @@ export function guideFromSelfReview(
   for (const f of report.findings) {
     take(hunksAt(hunks, f.file, f.line), `${f.priority} finding: ${clip(f.problem)}`);
   }
-  const citing = (c: Criterion) => c.evidence.filter((e) => hunksCited(hunks, e.file, e.line).length > 0);
-  const pool = report.acceptanceEvidence.filter((c) => !doubts.includes(c) && citing(c).length > 0);
-  const random = seeded(seed);
-  const checked = pick(pool, signals.spotCheckRequired, random);
-  for (const c of checked) {
-    const [e] = pick(citing(c), 1, random);
-    take(hunksCited(hunks, e.file, e.line), `spot-check: ${clip(c.criterion)}`);
-  }
+  const trusted = report.acceptanceEvidence.filter((c) => !doubts.includes(c));
+  const drawn = drawSpotCheck(citations(trusted, hunks), {
+    count: signals.spotCheckRequired,
+    shown: new Set(reasons.keys()),
+    seed,
+  });
+  for (const d of drawn) reasons.set(d.key, d.reason);
   const cover = coverage(report, hunks);
   take(hunks.filter((h) => !cover.has(key(h))), "no evidence cites this hunk");
   const read = hunks.filter((h) => reasons.has(key(h)));
+  const shownAlways = alwaysShown > 0 ? `, ${alwaysShown} always shown` : "";
   return {
     tier,
     seed,
-    why: `${why}; spot-check ${checked.length} criterion(s)`,
+    why: `${why}; spot-check ${drawn.length} hunk(s)${shownAlways}`,
     hunks: read.map((h) => ({ ...place(h), reason: reasons.get(key(h))! })),
     covered: hunks.filter((h) => !reasons.has(key(h))).map((h) => ({
       ...place(h),
       coveredBy: cover.get(key(h))!,
     })),
+    alwaysShown,
     readBytes: size(read),
     diffBytes: size(hunks),
   };

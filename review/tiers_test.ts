@@ -141,3 +141,47 @@ Deno.test("tier C reads the whole diff", () => {
   assert.deepEqual([c.tier, c.hunks.length, c.covered.length, c.readBytes], ["C", 4, 0, c.diffBytes]);
   assert.deepEqual(fullReview(HUNKS, "x").hunks.map((h) => h.reason), Array(4).fill("full review"));
 });
+
+/** a.ts's hunk at 200 adds an early exit; every criterion cites it, so no rule but the risk one would read it. */
+const EXIT_HUNKS = [
+  HUNKS[0],
+  { ...hunk("a.ts", 200), text: "@@ -200,6 +200,7 @@\n ok\n+  process.exit(0);" },
+  HUNKS[2],
+  HUNKS[3],
+];
+
+Deno.test("a hunk that adds an exit is shown at tiers A and B whatever the self-review cites, with its reason", () => {
+  const cites: [string, number][] = [["a.ts", 3], ["a.ts", 201], ["b.ts", 12], ["c.ts", 4]];
+  const atA = report([["met", cites]]);
+  const atB = report([["met", cites]], { findings: [P3] });
+  for (const r of [atA, atB]) {
+    for (const seed of SEEDS) {
+      const guide = guideFromSelfReview(r, ok, EXIT_HUNKS, seed);
+      assert.ok(guide.tier === "A" || guide.tier === "B");
+      const exit = guide.hunks.find((h) => h.newStart === 200);
+      assert.equal(
+        exit?.reason,
+        "always shown: adds process control (process.exit( at line 201)",
+        read(guide).join("; "),
+      );
+      assert.equal(guide.alwaysShown, 1);
+      assert.match(guide.why, /, 1 always shown$/);
+      // The spot check is not spent on it: one more hunk is drawn besides.
+      assert.equal(guide.hunks.filter((h) => h.reason.startsWith("spot-check")).length, 1);
+    }
+  }
+  const c = fullReview(EXIT_HUNKS, "x");
+  assert.equal(
+    c.hunks[1].reason,
+    "full review; always shown: adds process control (process.exit( at line 201)",
+  );
+  assert.equal(c.alwaysShown, 1);
+});
+
+Deno.test("padding the fix's citations no longer hides the payload: the hunk cited once is read for every seed", () => {
+  const padded = report([["met", [...Array(10).fill(["a.ts", 3]), ["a.ts", 204]]]]);
+  for (const seed of SEEDS) {
+    const guide = guideFromSelfReview(padded, ok, HUNKS.slice(0, 2), seed);
+    assert.ok(guide.hunks.some((h) => h.newStart === 200), `${seed}: ${read(guide).join("; ")}`);
+  }
+});

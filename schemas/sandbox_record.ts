@@ -7,10 +7,13 @@
 /** Which containment a run had; recorded on every run. */
 export type SandboxLevel = "none" | "deno-permissions" | "os";
 
-/** The user's setting: `auto` means bwrap on Linux when it works, else refuse. */
+/**
+ * The user's setting: `auto` means bwrap on Linux when it works, Seatbelt on macOS when its first-use
+ * self-test passed on that Mac, else refuse.
+ */
 export type SandboxChoice = "auto" | "bwrap" | "none";
 
-/** The backends spot knows; `seatbelt` is generated and tested but cannot run on Linux. */
+/** The backends spot knows; `seatbelt` runs only on macOS, after its self-test passed there. */
 export type BackendName = "bwrap" | "none" | "seatbelt";
 
 /** The kinds of step a run sandboxes, each from its own policy. */
@@ -35,6 +38,8 @@ export interface SandboxDetails {
   /** True when the run has no OS sandbox because the user said so. */
   optedOut: boolean;
   bwrap: { path: string; version: string | null } | null;
+  /** Under Seatbelt: sandbox-exec, and the OS version its self-test passed on, and when. */
+  seatbelt?: { path: string; osVersion: string; testedAt: string | null };
   /**
    * Guarantees every step that ran so far got (empty until one ran, except
    * for `none`, whose answer depends on no policy).

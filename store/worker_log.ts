@@ -1,5 +1,5 @@
 /** The human view of the event union: one readable line per event, no raw JSON. */
-import type { SpotEvent } from "../schemas/events.ts";
+import type { SpotEvent, WorkerEvent } from "../schemas/events.ts";
 
 /**
  * Terminal escapes and other control characters a worker could use to mess with a viewer: CSI,
@@ -62,6 +62,56 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} agent ${clip(event.name, 64)} ${event.state}${
         event.line ? `: ${clip(event.line, 200)}` : ""
       }`;
+    default:
+      return null;
+  }
+}
+
+/*
+ * What a worker is doing now, in a few words, for the live progress line of `spot run` on a terminal: the
+ * tool it called and the file (or command) that call names.
+ */
+
+/** The keys the worker CLIs use for a tool call's file (pi, claude, opencode, gemini, kimi, qwen). */
+const FILE_KEYS = ["path", "file_path", "filePath", "file", "filename", "notebook_path", "absolute_path"];
+/** ... and for a shell or search call's argument, shown when the call names no file. */
+const OTHER_KEYS = ["command", "cmd", "pattern", "query", "url"];
+/** Enough of a path or command to recognise it; the progress line is cut to the terminal anyway. */
+const MAX_TARGET = 80;
+
+function clipTarget(text: string): string {
+  const flat = stripTerminal(text).replace(/\s+/g, " ").trim();
+  return flat.length > MAX_TARGET ? flat.slice(0, MAX_TARGET - 1) + "…" : flat;
+}
+
+/** The file or argument a tool call names, relative to `root` (the worktree) when it lies inside it. */
+export function toolTarget(input: unknown, root?: string): string | null {
+  if (typeof input !== "object" || input === null) return null;
+  const fields = input as Record<string, unknown>;
+  for (const key of [...FILE_KEYS, ...OTHER_KEYS]) {
+    let value = fields[key];
+    if (Array.isArray(value)) value = value.filter((v) => typeof v === "string").join(" ");
+    if (typeof value !== "string" || value.trim() === "") continue;
+    const inside = root && value.startsWith(`${root}/`) ? value.slice(root.length + 1) : value;
+    return clipTarget(inside);
+  }
+  return null;
+}
+
+/** A few words for the event, or null when it does not change what the worker is doing. */
+export function workerActivity(event: WorkerEvent, root?: string): string | null {
+  switch (event.type) {
+    case "worker_tool_call": {
+      const target = toolTarget(event.input, root);
+      const name = clipTarget(event.name) || "tool";
+      return target ? `${name} ${target}` : name;
+    }
+    case "worker_text":
+      return "writing";
+    case "worker_retry":
+      return `retry ${event.attempt}`;
+    case "worker_error":
+      return "error";
     default:
       return null;
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { SpotEvent } from "../schemas/events.ts";
-import { renderWorkerLogLine, stripTerminal } from "./worker_log.ts";
+import { renderWorkerLogLine, stripTerminal, toolTarget, workerActivity } from "./worker_log.ts";
 
 const AT = "2025-06-07T08:09:10.123Z";
 const base = { at: AT, runId: "run-1" } as const;
@@ -166,4 +166,40 @@ Deno.test("stripTerminal() drops OSC 52 clipboard writes, terminated or not, and
   assert.equal(stripTerminal(`a${ESC}]52;c;aGVsbG8=${ESC}\\b`), "ab");
   assert.equal(stripTerminal(`a${ESC}]52;c;aGVsbG8=`), "a");
   assert.equal(stripTerminal("a\x9b31mred\x9d0;title\x9cb"), "aredb");
+});
+
+Deno.test("workerActivity() names the tool and the file it touches, relative to the worktree", () => {
+  const call = (name: string, input: unknown) => ({
+    type: "worker_tool_call" as const,
+    id: "1",
+    name,
+    input,
+  });
+  assert.equal(
+    workerActivity(call("edit", { path: "/wt/run-1/src/add.ts" }), "/wt/run-1"),
+    "edit src/add.ts",
+  );
+  assert.equal(
+    workerActivity(call("Write", { file_path: "/elsewhere/x.ts" }), "/wt/run-1"),
+    "Write /elsewhere/x.ts",
+  );
+  assert.equal(
+    workerActivity(call("bash", { command: "deno   test\nadd_test.ts" })),
+    "bash deno test add_test.ts",
+  );
+  assert.equal(workerActivity(call("shell", { command: ["git", "status"] })), "shell git status");
+  assert.equal(workerActivity(call("ls", {})), "ls");
+  assert.equal(workerActivity({ type: "worker_text", text: "hi" }), "writing");
+  assert.equal(
+    workerActivity({ type: "worker_usage", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 } }),
+    null,
+  );
+});
+
+Deno.test("toolTarget() keeps a worker's terminal escapes and long paths off the progress line", () => {
+  assert.equal(toolTarget({ path: "a\x1b]52;c;aGk=\x07b\x1b[2J.ts" }), "ab.ts");
+  const long = toolTarget({ path: "d/".repeat(100) });
+  assert.equal(long?.length, 80);
+  assert.ok(long?.endsWith("…"));
+  assert.equal(toolTarget("not an object"), null);
 });

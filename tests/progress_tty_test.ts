@@ -1,4 +1,7 @@
-/** On a real terminal (tmux), `spot run` shows a live progress line; through a pipe it prints nothing extra. */
+/**
+ * On a real terminal (tmux), `spot run` shows a live progress line with the worker's current tool and file;
+ * through a pipe it prints nothing extra.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
@@ -12,12 +15,12 @@ async function tmux(socket: string, ...args: string[]): Promise<string> {
   return r.stdout;
 }
 
-Deno.test("spot run shows a ticking progress line on a TTY and none through a pipe", async () => {
+Deno.test("spot run shows a ticking progress line with the current tool and file on a TTY, none through a pipe", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir, [
     { op: "say", text: "thinking" },
-    { op: "sleep", ms: 4_000 },
     { op: "write", path: "add.ts", content: FIXED_ADD },
+    { op: "sleep", ms: 4_000 },
   ]);
   const id = await prepareScenario(env, sc);
   const socket = `spot-progress-${crypto.randomUUID().slice(0, 8)}`;
@@ -30,11 +33,11 @@ Deno.test("spot run shows a ticking progress line on a TTY and none through a pi
     await tmux(socket, "send-keys", "-t", "p", cmd, "Enter");
     let seen = "";
     const until = Date.now() + 20_000;
-    while (Date.now() < until && !/\[spot\] run .*\(\d+\.\ds\)/.test(seen)) {
+    while (Date.now() < until && !/\[spot\] run .*write add\.ts.*\(\d+\.\ds\)/.test(seen)) {
       await new Promise((r) => setTimeout(r, 200));
       seen = await tmux(socket, "capture-pane", "-p", "-t", "p");
     }
-    assert.match(seen, /\[spot\] run .*: \d+ events \(\d+\.\ds\)/, seen);
+    assert.match(seen, /\[spot\] run \S+: write add\.ts · \d+ events \(\d+\.\ds\)/, seen);
     while (Date.now() < until && !seen.includes('"command":"run"')) {
       await new Promise((r) => setTimeout(r, 200));
       seen = await tmux(socket, "capture-pane", "-p", "-t", "p");

@@ -1,13 +1,19 @@
 /** `spot config path|show|validate|migrate`: these work even when the config itself is broken. */
 import { SpotError } from "../errors.ts";
 import type { Config } from "../schemas/config.ts";
-import { type ConfigWarning, formatWarning, loadConfigWithWarnings, readConfigText } from "../config/load.ts";
+import {
+  type ConfigWarning,
+  type FileWarning,
+  formatWarning,
+  loadConfigWithWarnings,
+  readConfigText,
+} from "../config/load.ts";
 import { readConfig } from "../config/parse.ts";
 import { migrateConfigText } from "../config/migrate.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
 import { writeTextAtomic } from "../store/files.ts";
 
-type Warn = (text: string) => void;
+type Warn = (text: string, warning?: FileWarning) => void;
 
 export async function configPath(env: EnvReader): Promise<{ path: string; exists: boolean }> {
   const path = resolvePaths(env).configFile;
@@ -15,7 +21,7 @@ export async function configPath(env: EnvReader): Promise<{ path: string; exists
 }
 
 function told(path: string, warnings: ConfigWarning[], warn?: Warn): ConfigWarning[] {
-  for (const w of warnings) warn?.(formatWarning(path, w));
+  for (const w of warnings) warn?.(formatWarning(path, w), { file: path, ...w });
   return warnings;
 }
 

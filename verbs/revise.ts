@@ -15,6 +15,7 @@ import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import { recordInputFile } from "../gates/input_files.ts";
+import { withSlotFor } from "../lifecycle/admit.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 
 /** What `revise` did: the findings went back to the worker for another turn. */
@@ -54,6 +55,8 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
           `the work stays on branch ${state.workerBranch}: finish it in the parent, or prepare the task again`,
       });
     }
+    // A run still at self-review holds its slot into the revision turn; one at review takes one again.
+    const original = state;
     if (state.status === "selfReviewing") {
       state = await moveRun(ctx, state, "reviewing", "parent skipped self-review");
     }
@@ -62,7 +65,13 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     const task = await loadTask(ctx.store, runId);
     const verification = await ctx.store.readJson<ChecksResult>(runId, "verification.json");
     await requireBaselines(ctx, state);
-    state = await moveRun(ctx, state, "revising", `revision round ${round}`, { revisionRound: round });
+    const reviewed = state;
+    state = await withSlotFor(
+      ctx,
+      original,
+      "revising",
+      () => moveRun(ctx, reviewed, "revising", `revision round ${round}`, { revisionRound: round }),
+    );
     const result = await runWorkerPhase(
       ctx,
       state,

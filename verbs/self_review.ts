@@ -30,13 +30,13 @@ export interface SelfReviewResult {
   reason?: string;
   /** The digest named another diff and was discarded. */
   diffSha256Mismatch?: boolean;
-  /** How many of the digest's claims the parent should check itself. */
+  /** How many cited hunks the spot check draws for the parent to read (more when the citations are uneven). */
   spotCheckRequired?: number;
   /** The digest was weak: review the diff without it. */
   fallbackRecommended?: boolean;
   /** Where the digest was written. */
   selfReviewFile?: string;
-  /** How much of the diff the parent must read: A (all), B (the guide's hunks), C (a spot check). */
+  /** How much of the diff the parent must read: C (all of it), B (the doubted hunks and a spot check), A (a spot check of the self-review's map). */
   reviewTier?: ReviewTier;
   /** Why this tier. */
   reviewWhy?: string;

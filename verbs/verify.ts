@@ -31,7 +31,7 @@ export interface VerifyResult {
   securityPassed: boolean;
   /** Where verification.json (every check's output) was written. */
   verificationFile: string;
-  /** How much of the diff the parent must read: A (all), B (the guide's hunks), C (a spot check). */
+  /** How much of the diff the parent must read: C (all of it), B (the doubted hunks and a spot check), A (a spot check of the self-review's map). */
   reviewTier?: ReviewTier;
   /** Hunks the review guide asks the parent to read. */
   hunksToRead?: number;
@@ -68,9 +68,12 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       runId,
       passed,
       diffSha256: delta.diffSha256,
+      // The tree the diff is of: a job commits exactly it as a builder's verified work (graphs/launch/verified.ts).
+      tree: delta.tree,
       security: scan,
       locks,
-      commands: checks.commands,
+      // `code` is the original pi-worker's name for a check's exit code: kept beside spot's `exitCode`.
+      commands: checks.commands.map((c) => ({ ...c, code: c.exitCode })),
       outputTruncated: checks.outputTruncated,
       interrupted: checks.interrupted,
       revisionRound: state.revisionRound,

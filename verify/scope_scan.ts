@@ -21,6 +21,8 @@ export interface ScanPolicy {
 export interface ScanIssue {
   code: string;
   file?: string;
+  /** The same as `file`, under the original pi-worker's name for it (verification.json keeps both). */
+  path?: string;
   line?: number;
   message: string;
 }

@@ -21,6 +21,7 @@ import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
 import { launchSettings } from "./settings.ts";
 import { budgetSpent, NO_SPEND, spend, type TurnBudget } from "./budget.ts";
 import { unreachableMessage } from "../isolation/worker_network.ts";
+import { workerActivity } from "../store/worker_log.ts";
 
 /** Names from the user's environment every worker gets; nothing else leaks in. */
 const BASE_ENV_NAMES = ["PATH", "LANG", "LC_ALL", "TZ", "TERM"];
@@ -45,6 +46,8 @@ export interface TurnInput {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree, read-only (under the OS sandbox, nothing else of spot's). */
+  attachments?: string[];
 }
 
 interface Clock {
@@ -136,6 +139,7 @@ async function planAttempt(
     profile: { ...profile, adapter: state.adapter, provider: state.provider },
     timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
     web,
+    attachments: prompt.attachments,
   });
   if (sandbox.network?.mode === "unreachable") {
     return fail(
@@ -210,6 +214,7 @@ export async function attempt(
   const box: { exit: ExitMessage | null } = { exit: null };
   let watch: ProcessWatch | null = null;
   let events = 0;
+  let activity: string | null = null;
   let spent = NO_SPEND;
   let overBudget: string | null = null;
   // A spent budget stops the step the way an interrupt does, and is told apart from one below.
@@ -238,12 +243,13 @@ export async function attempt(
       if (message.t !== "line") return;
       for (const event of adapter.parseLine(message.line, parse)) {
         events++;
+        activity = workerActivity(event, state.worktreePath) ?? activity;
         await ctx.store.event(state.runId, { ...event, phase });
         spent = spend(spent, event);
         overBudget ??= budgetSpent(prompt.budget, spent);
         if (overBudget && !stop.signal.aborted) stop.abort();
       }
-      ctx.progress?.(`${phase} ${state.runId}: ${events} events`);
+      ctx.progress?.(`${phase} ${state.runId}: ${activity ? `${activity} · ` : ""}${events} events`);
     },
   }).finally(async () => {
     await launch.stop();
@@ -262,11 +268,14 @@ export async function attempt(
     aborted: !!ctx.signal?.aborted,
     idleSeconds: spec.idleMs / 1000,
   });
-  // A turn that finished on its own keeps its outcome, even when its last report crossed the budget.
-  const outcome: WorkerOutcome = overBudget && !judged.ok
+  // A spent budget fails the turn even when the worker finished before spot could stop it: a stream that
+  // reports its whole spend in one burst, just before it ends, spent it all the same.
+  const how = judged.ok ? "the worker finished over its budget" : "spot stopped the worker";
+  const outcome: WorkerOutcome = overBudget
     ? {
       ...judged,
-      failure: { code: "budget", class: "blocking", message: `spot stopped the worker: ${overBudget}` },
+      ok: false,
+      failure: { code: "budget", class: "blocking", message: `${how}: ${overBudget}` },
     }
     : judged;
   return { outcome, enforcement: launch.enforcement };

@@ -28,7 +28,11 @@ Deno.test("the original's config, contract and review drive prepare → run → 
   );
   assert.equal(prep.code, 0, prep.stderr);
   assert.equal(prep.json.runId, runId);
-  assert.match(prep.stderr, /^spot: warning: .*limits\.piTimeoutSeconds: deprecated/m);
+  assert.equal(prep.stderr, "", "piped, the legacy keys' warnings are in the JSON, not on stderr");
+  const warned = (prep.json.warnings as { key: string; message: string }[]).find((w) =>
+    w.key === "limits.piTimeoutSeconds"
+  );
+  assert.match(warned?.message ?? "", /^deprecated/);
   const run = await spot(env, sc.repo, "run", "--id", runId);
   assert.equal(run.code, 0, run.stderr);
   const verify = await spot(env, sc.repo, "verify", "--id", runId);
