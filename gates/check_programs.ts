@@ -5,7 +5,14 @@
  */
 import { SpotError } from "../errors.ts";
 import type { TaskContract } from "../schemas/task_contract.ts";
+import { join } from "../base/path.ts";
+import { realPathOrNull } from "../sandbox/host_paths.ts";
+import { ECOSYSTEMS } from "../workspace/plan.ts";
 import { missingCheckProgram, type MissingProgram } from "../workspace/runner.ts";
+import { checkPath } from "./runner_guard.ts";
+
+/** Every ecosystem's dependency dir (node_modules, .venv, ...): a PATH entry in one may be kept for the checks. */
+const DEPENDENCY_DIRS = [...new Set(ECOSYSTEMS.flatMap((e) => e.dirs))];
 
 /** One check whose program is not found. */
 export interface MissingCheck extends MissingProgram {
@@ -18,8 +25,14 @@ export function missingChecks(
   task: Pick<TaskContract, "verification">,
   options: { cwd: string; env: (name: string) => string | undefined },
 ): MissingCheck[] {
+  const { cwd, env } = options;
+  // The PATH the checks will get: never a directory of the tree, but for the dependency dirs spot may show
+  // there (which ones, the run decides after prepare: every ecosystem's dir counts here, so none is refused).
+  const trees = [...new Set([cwd, realPathOrNull(cwd) ?? cwd])];
+  const keep = DEPENDENCY_DIRS.flatMap((d) => trees.map((t) => join(t, d)));
   return task.verification.flatMap((v, i) => {
-    const missing = missingCheckProgram(v.argv[0], options);
+    const pathVar = checkPath(env("PATH") ?? "", { env: v.env, trees, keep });
+    const missing = missingCheckProgram(v.argv[0], { cwd, pathVar, env });
     return missing ? [{ check: i + 1, argv: v.argv, ...missing }] : [];
   });
 }
@@ -30,8 +43,9 @@ export function describeMissing(m: MissingCheck): string {
   return `check ${m.check} (${m.argv.join(" ")}): "${m.program}" is not found (${where})`;
 }
 
-export const MISSING_FIX = "install it where spot's PATH finds it, or name it by its absolute path " +
-  "(checks get spot's own PATH)";
+export const MISSING_FIX =
+  "install it where spot's PATH finds it outside the repository, or name it by its " +
+  "absolute path (checks get spot's PATH without the repository's own directories)";
 
 /** Throws CHECK_NOT_FOUND, naming every check whose program is not found; nothing has been written yet. */
 export function requireCheckPrograms(

@@ -250,7 +250,11 @@ export async function workerSandbox(
             network: net,
           },
           host,
-          cwdFacts(state.worktreePath, await lockedFiles(ctx, state)),
+          await cwdFacts(state.worktreePath, {
+            lockedFiles: await lockedFiles(ctx, state),
+            viewDir: join(runDir, "git-view", options.kind),
+            identity: state.identity,
+          }),
         );
         return {
           argv: box.backend.wrap(policy, plan.argv),

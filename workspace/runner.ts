@@ -77,17 +77,6 @@ export function resolveRunner(
   return target && isExecutable(target) ? target : found;
 }
 
-/**
- * A check's program as the verify step starts it: `resolveRunner` with spot's own PATH. `runChecks` and the
- * refusal at prepare and doctor (`CHECK_NOT_FOUND`) both call this, so they cannot disagree on what is found.
- */
-export function resolveCheckProgram(
-  program: string,
-  options: { cwd: string; env: (name: string) => string | undefined },
-): string {
-  return resolveRunner(program, { cwd: options.cwd, pathVar: options.env("PATH") ?? "", env: options.env });
-}
-
 /** A check's program that is not there, and every place it was looked for. */
 export interface MissingProgram {
   program: string;
@@ -95,15 +84,16 @@ export interface MissingProgram {
 }
 
 /**
- * The program, when it is found nowhere spot would start it from; null when it is found, or when only the run
- * can tell: a path inside the tree may come from the dependency setup or an earlier check (`./build/test`).
+ * The program, when `resolveRunner` finds it nowhere on `pathVar` (the check's PATH, gates/runner_guard.ts);
+ * null when it is found, or when only the run can tell: a path inside the tree may come from the dependency
+ * setup or an earlier check (`./build/test`).
  */
 export function missingCheckProgram(
   program: string,
-  options: { cwd: string; env: (name: string) => string | undefined },
+  options: { cwd: string; pathVar: string; env: (name: string) => string | undefined },
 ): MissingProgram | null {
   if (!isAbsolute(program) && program.includes("/")) return null;
-  if (isExecutable(resolveCheckProgram(program, options))) return null;
-  const dirs = (options.env("PATH") ?? "").split(delimiter).filter((d) => isAbsolute(d));
+  if (isExecutable(resolveRunner(program, options))) return null;
+  const dirs = options.pathVar.split(delimiter).filter((d) => isAbsolute(d));
   return { program, looked: isAbsolute(program) ? [program] : dirs };
 }
