@@ -56,3 +56,33 @@ Deno.test("prepare refuses a check whose program is not on PATH or not at its ab
   assert.match(lines[0].detail, /"spot-test-no-such-runner" is not found/);
   await Deno.remove(env.dir, { recursive: true });
 });
+
+Deno.test("a runner found only in the repository's own directories is refused: the checks never search the tree", async () => {
+  const env = await spotEnv();
+  const sc = await demoScenario(env.dir);
+  const bin = join(sc.repo, "tools", "bin");
+  const venv = join(sc.repo, ".venv", "bin");
+  for (const dir of [bin, venv]) {
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(join(dir, `spot-test-${dir === bin ? "tree" : "venv"}-runner`), "#!/bin/sh\n", {
+      mode: 0o755,
+    });
+  }
+  await Deno.writeTextFile(join(sc.repo, ".git", "info", "exclude"), ".venv/\ntools/\n");
+  // As if the user had both on PATH: a tree directory a worker could fill, and an activated venv.
+  env.env.PATH = `${bin}:${venv}:${env.env.PATH}`;
+  const task = JSON.parse(await Deno.readTextFile(sc.taskFile));
+  const withCheck = (program: string) =>
+    writeJson(sc.taskFile, { ...task, verification: [{ argv: [program], timeoutSeconds: 30 }] });
+  const prepare = () =>
+    spot(env, sc.repo, "prepare", "--task", sc.taskFile, "--profile", "replay", "--model", sc.episodeFile);
+  await withCheck("spot-test-tree-runner");
+  const tree = await prepare();
+  assert.equal(err(tree.json).code, "CHECK_NOT_FOUND", tree.stderr);
+  assert.ok(!err(tree.json).message.includes(bin), "the tree's directory is not where a check looks");
+  // A dependency dir spot may show the checks (an activated .venv) is where a check can look.
+  await withCheck("spot-test-venv-runner");
+  const venvRun = await prepare();
+  assert.notEqual(err(venvRun.json)?.code, "CHECK_NOT_FOUND", venvRun.stderr);
+  await Deno.remove(env.dir, { recursive: true });
+});
