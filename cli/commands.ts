@@ -42,6 +42,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: true },
       ),
   },
   {
