@@ -62,7 +62,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         const verb = await lazy<typeof import("../verbs/inspect.ts")>("../verbs/inspect.ts", import.meta.url);
         return await verb.inspectRun(ctx, text(o, "id"));
       }, async (r, style) =>
-        (await views.inspect()).renderInspect(r, style), { loadConfig: false }),
+        (await views.inspect()).renderInspect(r, style), { loadConfig: false, readOnly: true }),
   },
   {
     name: "list",
@@ -86,6 +86,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             o as never,
           ),
         async (r, style) => (await views.list()).renderList(r, style),
+        { readOnly: true },
       ),
   },
   {
@@ -154,6 +155,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: o.list === true },
       ),
   },
   {
@@ -187,6 +189,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         o,
         (ctx) => detectWorkers(ctx, { refresh: o.refresh === true }),
         (r) => renderRegistry(r.registry, r),
+        { readOnly: true },
       );
     },
   },
@@ -206,6 +209,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             { hunks: o.hunks === true },
           ),
         async (r, style) => (await views.diff()).renderDiff(r, style),
+        { readOnly: true },
       ),
   },
   {
@@ -222,6 +226,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         async (ctx) =>
           (await lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url))
             .describeSandbox(ctx, { sandbox: maybeText(o, "sandbox") }),
+        { readOnly: true },
       ),
   },
   {
