@@ -107,20 +107,24 @@ Deno.test({
         await until(`${id} to be claimed`, async () => (s = await status(id))?.state === "running", 120_000);
         return s!;
       };
-      // Running, and its worker started by this very attempt (a record can still name a killed holder until
-      // its lease runs out; the worker's line names the attempt's worktree: its run, `<task>.a<attempt>`).
+      const attemptDir = (s: TaskStatus) =>
+        join(fleet.machines.get(s.executor!)!.stateDir, "runs", `${s.taskId}.a${s.attempt}`);
+      // Running, and its worker started by this very attempt on a live executor (a record can still name a
+      // killed holder until its lease runs out; the worker's line names the attempt's worktree, its run).
       const liveOn = async (id: string) => {
         let s: TaskStatus | null = null;
         await until(`${id}'s worker to start on a live attempt`, async () => {
           s = await status(id);
           if (s?.state !== "running") return false;
           const lines = (await Deno.readTextFile(started).catch(() => "")).split("\n");
-          return lines.some((l) => l.startsWith(`${id} `) && l.includes(`${s!.taskId}.a${s!.attempt}`));
+          if (!lines.some((l) => l.startsWith(`${id} `) && l.includes(`${s!.taskId}.a${s!.attempt}`))) {
+            return false;
+          }
+          // A killed holder's run was discarded when its executor started again: the live attempt's is there.
+          return await Deno.stat(attemptDir(s!)).then(() => true, () => false);
         }, 120_000);
         return s!;
       };
-      const attemptDir = (s: TaskStatus) =>
-        join(fleet.machines.get(s.executor!)!.stateDir, "runs", `${s.taskId}.a${s.attempt}`);
       // Stopped while its check waits at the gate (so it cannot have published); the check then ends.
       const checkedThenStop = async (id: string): Promise<TaskStatus> => {
         await runningOn(id);
