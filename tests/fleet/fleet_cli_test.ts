@@ -12,6 +12,7 @@ import {
   machine,
   prepared,
   runInBackground,
+  type RunningExecutor,
   startExecutor,
   stopExecutor,
   until,
@@ -61,6 +62,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const nats = await startNats();
+    let started: RunningExecutor | null = null;
     try {
       const origin = await machine("origin", nats.url);
       const repo = await makeRepo({ "README.md": "# r\n" }, origin.dir);
@@ -77,7 +79,7 @@ Deno.test({
       assert.match(queueLine(lonely).detail, /JetStream on; 0 executor\(s\) alive, 0 serving replay/);
       assert.equal(queueLine(lonely).warn, true);
 
-      const e1 = await startExecutor(await machine("e1", nats.url), ["--capacity", "1"]);
+      const e1 = started = await startExecutor(await machine("e1", nats.url), ["--capacity", "1"]);
       const ready = await doctor();
       assert.match(queueLine(ready).detail, /1 executor\(s\) alive, 1 serving replay/);
       const ls = await spot(origin, repo, "executor", "ls", "--json");
@@ -148,6 +150,7 @@ Deno.test({
       Deno.kill(await second.pid, "SIGINT");
       await second.done;
     } finally {
+      if (started) await stopExecutor(started, "SIGINT");
       await nats.stop();
     }
   },
