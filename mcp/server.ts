@@ -12,15 +12,17 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 // Read here, not through cli/version.ts: cli/ loads this folder, so mcp/ must not import cli/.
 import config from "../deno.json" with { type: "json" };
 import type { Server } from "./call.ts";
-import { registerAgentTools } from "./tools_agent.ts";
-import { registerLoopTools } from "./tools_loop.ts";
+import { registerTools } from "./tools.ts";
 import { registerRunResources } from "./resources.ts";
 
 const INSTRUCTIONS =
   "spot hands a bounded coding task to a cheap worker CLI and verifies the result itself. " +
-  "Loop: spot_prepare (a task contract) → spot_run → spot_verify → spot_self_review (optional) → read what " +
-  "spot_diff with hunks: true prints → spot_approve (a review bound to diffSha256) or spot_revise → " +
-  "spot_integrate → spot_report with format parent. Errors carry spot's stable codes; nothing is pushed.";
+  "Loop: spot_parent_meter (output: a file, before planning) → spot_prepare (task: the contract, usageStart) → " +
+  "spot_run (returns at once; spot_agent_watch follows it, or detach: false blocks) → spot_verify → " +
+  "spot_self_review (optional) → read what spot_diff with hunks: true prints → spot_approve (a review bound to " +
+  "diffSha256) or spot_revise → spot_integrate → spot_report with format parent. Named agents: spot_agent_*; " +
+  "task graphs: spot_job_*. Every tool takes what `spot <verb>` takes (runId for --id). Errors carry spot's " +
+  "stable codes; nothing is pushed.";
 
 /** The MCP server over spot's verbs (tests connect it to an in-memory transport). */
 export function createMcpServer(server: Server): McpServer {
@@ -28,14 +30,21 @@ export function createMcpServer(server: Server): McpServer {
     instructions: INSTRUCTIONS,
     capabilities: { tools: {}, resources: {} },
   });
-  registerLoopTools(mcp, server);
-  registerAgentTools(mcp, server);
+  registerTools(mcp, server);
   registerRunResources(mcp, server);
   return mcp;
 }
 
 /** Serves until the client goes away or a signal arrives. */
-export async function serveMcp(options: { warn: (text: string) => void }): Promise<void> {
+export interface ServeOptions {
+  warn: (text: string) => void;
+  /** Streamable HTTP on loopback instead of stdio. */
+  http?: boolean;
+  port?: number;
+  token?: string;
+}
+
+export async function serveMcp(options: ServeOptions): Promise<void> {
   const stop = new AbortController();
   const closed = Promise.withResolvers<void>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];

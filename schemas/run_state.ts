@@ -1,22 +1,11 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
+import { RUN_STATUSES } from "./constants.ts";
 import type { Usage } from "./events.ts";
 import type { DependencyRecord } from "./dependency_record.ts";
 import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
-export const Status = z.enum([
-  "prepared",
-  "running",
-  "verifying",
-  "selfReviewing",
-  "reviewing",
-  "revising",
-  "approved",
-  "committed",
-  "integrated",
-  "failed",
-  "blocked",
-]);
+export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
 export const TERMINAL: ReadonlySet<Status> = new Set(["integrated", "failed", "blocked"]);

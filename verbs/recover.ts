@@ -12,11 +12,17 @@ import { materializeWorktree, worktreeOf } from "../lifecycle/worktree.ts";
 import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
 
+/** What `recover` did to a run. */
 export interface RecoverResult {
+  /** The run. */
   runId: string;
+  /** Its status afterwards. */
   status: string;
+  /** Whether it was moved back to a phase to resume (false: nothing to recover). */
   recovered: boolean;
+  /** Why, in words. */
   reason: string;
+  /** The command to run next, or null when there is none. */
   nextCommand: string | null;
 }
 
