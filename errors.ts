@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   OWNERSHIP_VIOLATED: EXIT.blocked,
   REVIEW_STALE: EXIT.blocked,
   BUDGET_EXCEEDED: EXIT.blocked,
+  TASK_BASE_CONFLICT: EXIT.blocked,
   WORKER_FAILED: EXIT.failed,
   JOB_FAILED: EXIT.failed,
   JOB_TIMEOUT: EXIT.failed,

@@ -29,6 +29,7 @@ export * from "./api/gen/agent.ts";
 export * from "./api/gen/job.ts";
 export type { JsonObject, SpotOptions } from "./api/call.ts";
 export { checkReviewResult, checkTaskContract } from "./api/check.ts";
+export type { Reclaimed } from "./store/ledger.ts";
 export type {
   Config,
   ReviewResult,
@@ -52,6 +53,7 @@ export type {
   VerifyResult,
 } from "./verbs/mod.ts";
 export type { CohortSummary } from "./verbs/report.ts";
+export type { DiscardResult } from "./lifecycle/discard.ts";
 export type { Recommendation } from "./usage/cohort.ts";
 export type { MoneyFigures, ParentSavings } from "./usage/savings.ts";
 export type { ReviewTier } from "./review/tiers.ts";

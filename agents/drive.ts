@@ -15,6 +15,7 @@ import { runWorker } from "../verbs/run.ts";
 import { briefContract, briefPrompt } from "./brief.ts";
 import { agentFile, type AgentLaunch, readLaunch } from "./registry.ts";
 import { SpotError } from "../errors.ts";
+import { finishEmptyRun } from "../lifecycle/move.ts";
 
 export interface DriveResult {
   name: string;
@@ -36,6 +37,7 @@ async function prepared(ctx: SpotContext, launch: AgentLaunch): Promise<void> {
     profile: launch.profile,
     model: launch.model,
     sandbox: launch.sandbox,
+    owner: { kind: "agent", name: launch.name },
     // A detached driver has nobody to ask: the routed worker runs.
     selectWorker: false,
     selectModel: false,
@@ -56,6 +58,22 @@ async function exitCodeOf(ctx: SpotContext, launch: AgentLaunch, error: unknown)
   return events.slice(launch.eventsFrom ?? 0).some((e) => e.type === "worker_result") ? 0 : error.exitCode;
 }
 
+/**
+ * A brief's turn that ended well ends its run `succeeded`: its answer is the worker's final message, it
+ * names no checks and is never integrated, so it holds no run slot from here (`agent send` takes one again).
+ */
+async function finishBrief(ctx: SpotContext, runId: string, name: string): Promise<void> {
+  const lock = await ctx.store.lock(runId);
+  try {
+    const state = await ctx.store.load(runId);
+    if (state.status === "verifying") {
+      await finishEmptyRun(ctx, state, `brief of agent "${name}" answered: its result is the final message`);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 export async function driveAgent(ctx: SpotContext, name: string): Promise<DriveResult> {
   const launch = await readLaunch(ctx.paths, name);
   if (!launch) {
@@ -69,7 +87,12 @@ export async function driveAgent(ctx: SpotContext, name: string): Promise<DriveR
     const followUp = launch.resume
       ? { label: `follow-up-${launch.resume.turn}`, resumeSession: launch.resume.sessionId }
       : undefined;
-    await runWorker(ctx, launch.runId, { prompt: await promptOf(ctx, launch), followUp });
+    await runWorker(ctx, launch.runId, {
+      prompt: await promptOf(ctx, launch),
+      followUp,
+      owner: { kind: "agent", name },
+    });
+    if (launch.kind === "brief") await finishBrief(ctx, launch.runId, name);
   } catch (error) {
     failure = error;
     rc = await exitCodeOf(ctx, launch, error);

@@ -6,7 +6,7 @@
  */
 import { dirname, fromFileUrl, join } from "../base/path.ts";
 import { spawnDetached } from "../sandbox/spawn.ts";
-import { parseStat } from "../worker/process_tree.ts";
+import { startTicks } from "../base/proc_table.ts";
 
 /** The command line that runs spot again, however this spot was started. */
 export function spotArgv(mainModule = Deno.mainModule, execPath = Deno.execPath()): string[] {
@@ -25,13 +25,7 @@ export interface Started {
   procStart: number | null;
 }
 
-export function startTicks(pid: number): number | null {
-  try {
-    return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`))?.start ?? null;
-  } catch {
-    return null;
-  }
-}
+export { startTicks };
 
 /** Starts the driver of agent `name`; null with the reason when it could not start. */
 export function startDriver(

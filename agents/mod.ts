@@ -8,3 +8,4 @@ export * from "./stop_verb.ts";
 export * from "./send.ts";
 export * from "./watch.ts";
 export { AGENT_NAME_PATTERN, agentNameFor } from "./registry.ts";
+export * from "./discard.ts";

@@ -7,6 +7,7 @@
  */
 import { SpotError } from "../errors.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
+import { withSlotFor } from "../lifecycle/admit.ts";
 import { nextFallback, offers } from "../routing/fallback.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { TaskContract } from "../schemas/task_contract.ts";
@@ -81,7 +82,7 @@ export async function redispatchRun(ctx: SpotContext, old: string, named?: strin
   const runId = record.runId;
   const lock = await ctx.store.lock(runId);
   try {
-    let state = await ctx.store.load(runId);
+    const state = await ctx.store.load(runId);
     if (!WALLED.includes(state.status)) refuse(old, `its run is ${state.status}`, { runId });
     const task = await loadTask(ctx.store, runId);
     const profileName = pickProfile(ctx, state, task.requiredCapabilities, named);
@@ -90,16 +91,20 @@ export async function redispatchRun(ctx: SpotContext, old: string, named?: strin
     if (!(await rollbackAgentRun(ctx, runId))) refuse(old, "its worktree is not one spot created", { runId });
     const reason = `re-dispatch of agent ${old} after a provider wall, on profile ${profileName}`;
     const from = state.status;
-    if (from !== "prepared") state = recoverTransition(state, "prepared", reason, ctx.now());
-    await ctx.store.save({
-      ...state,
-      profile: profileName,
-      adapter: p.adapter,
-      provider: p.provider,
-      model: p.model,
-      fallbackUsed: true,
-      interruption: null,
-      failure: null,
+    const walled = state;
+    // A failed run held no slot; going back to prepared takes one again, under the cap.
+    await withSlotFor(ctx, walled, "prepared", async () => {
+      const back = from !== "prepared" ? recoverTransition(walled, "prepared", reason, ctx.now()) : walled;
+      await ctx.store.save({
+        ...back,
+        profile: profileName,
+        adapter: p.adapter,
+        provider: p.provider,
+        model: p.model,
+        fallbackUsed: true,
+        interruption: null,
+        failure: null,
+      });
     });
     if (from !== "prepared") {
       await ctx.store.event(runId, {

@@ -9,6 +9,7 @@ import { resolve } from "../base/path.ts";
 import { sessionSupport } from "../adapters/capabilities/sessions.ts";
 import { SpotError } from "../errors.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
+import { withSlotFor } from "../lifecycle/admit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
 import { readBrief } from "./brief.ts";
@@ -51,7 +52,16 @@ export async function sendAgent(ctx: SpotContext, name: string, message: string)
       { details: { name, adapter: state.adapter, hint: "start a new agent with the whole brief instead" } },
     );
   }
-  requireStatus(state, ["verifying"], "send a follow-up turn to");
+  requireStatus(state, ["verifying", "succeeded"], "send a follow-up turn to");
+  if (state.cleanedAt) {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot send to agent "${name}": its run's worktree was removed (${state.cleanedAt})`,
+      { details: { name, runId, hint: "start a new agent with the whole brief instead" } },
+    );
+  }
+  // A finished brief holds no run slot; its follow-up turn needs one (the driver takes it, under the cap).
+  await withSlotFor(ctx, state, "running", () => Promise.resolve());
   const events = await ctx.store.events(runId);
   let sessionId: string | undefined;
   for (const e of events) if (e.type === "worker_start" && e.sessionId) sessionId = e.sessionId;

@@ -6,7 +6,9 @@
  * (in process, through `app.request`) and of `spot list` (the real CLI, a
  * fresh process each time). Prints
  * `BENCH fragment_10k_vs_10 ratio=<x> target=2` and
- * `BENCH list_10k_vs_10 ratio=<x> target=1.5`.
+ * `BENCH list_10k_vs_10 ratio=<x> target=1.5`. The fragment carries the plots; they are drawn again only
+ * when the index changes, and what that costs (every run read and five charts drawn) is printed beside it
+ * as `plots_fresh_ms_10` and `plots_fresh_ms_10k`.
  */
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
@@ -29,6 +31,7 @@ const LIST_TARGET = 1.5;
 /** Enough samples for a stable median on a shared two-core machine. */
 const FRAGMENT_SAMPLES = 60;
 const LIST_SAMPLES = 7;
+const PLOT_SAMPLES = 9;
 const STATUSES: Status[] = ["integrated", "integrated", "integrated", "failed", "blocked", "committed"];
 const CALLERS = ["codex", "claude-code", "cli", "cursor"] as const;
 
@@ -60,12 +63,16 @@ async function populate(h: FixtureHome, n: number): Promise<void> {
   await h.index.refresh();
 }
 
-async function fragmentMs(h: FixtureHome): Promise<number> {
-  const app = createApp({
+function appFor(h: FixtureHome) {
+  return createApp({
     ...h,
     binding: { hostname: "127.0.0.1", port: 7317 },
     runVersion: () => Promise.resolve({ exitCode: 0, stdout: "1.0.0", stderr: "" }),
   });
+}
+
+async function fragmentMs(h: FixtureHome): Promise<number> {
+  const app = appFor(h);
   const url = "http://127.0.0.1:7317/api/fragment";
   for (let i = 0; i < 10; i++) await (await app.request(url)).text();
   const times: number[] = [];
@@ -74,6 +81,19 @@ async function fragmentMs(h: FixtureHome): Promise<number> {
     const res = await app.request(url);
     await res.text();
     times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** The plots panel drawn afresh: each request names a view the cache has not seen (another page size). */
+async function freshPlotsMs(h: FixtureHome): Promise<number> {
+  const app = appFor(h);
+  const times: number[] = [];
+  for (let i = 0; i < PLOT_SAMPLES + 1; i++) {
+    const t0 = performance.now();
+    const res = await app.request(`http://127.0.0.1:7317/api/fragment?panel=plots&limit=${100 + i}`);
+    await res.text();
+    if (i > 0) times.push(performance.now() - t0); // the first loads the plotting library
   }
   return median(times);
 }
@@ -117,12 +137,15 @@ try {
   await populate(large, LARGE);
   const setupMs = performance.now() - t0;
   const [f10, f10k] = [await fragmentMs(small), await fragmentMs(large)];
+  const [p10, p10k] = [await freshPlotsMs(small), await freshPlotsMs(large)];
   const [l10, l10k] = [await listMs(small), await listMs(large)];
   benchLine(
     "fragment_10k_vs_10",
     f10k / f10,
     FRAGMENT_TARGET,
-    `ms_10=${f10.toFixed(2)} ms_10k=${f10k.toFixed(2)}`,
+    `ms_10=${f10.toFixed(2)} ms_10k=${f10k.toFixed(2)} plots_fresh_ms_10=${
+      p10.toFixed(0)
+    } plots_fresh_ms_10k=${p10k.toFixed(0)}`,
   );
   benchLine(
     "list_10k_vs_10",

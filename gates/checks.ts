@@ -4,12 +4,12 @@
  */
 import type { Enforcement } from "../schemas/sandbox_record.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
-import { resolveRunner } from "../workspace/runner.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { killProgram, runStep } from "../isolation/step_runner.ts";
 import { checkLaunch } from "../isolation/check_launch.ts";
 import { dependencyHint } from "../verify/dependency_hint.ts";
+import { guardedCommands } from "./runner_guard.ts";
 
 /** Names every check inherits from spot's own environment (the seed's list). */
 const PASS_ENV = ["PATH", "HOME", "TMPDIR", "TMP", "TEMP", "LANG", "LC_ALL"];
@@ -48,18 +48,9 @@ export async function runChecks(
   task: ResolvedContract,
   cwd: string,
 ): Promise<ChecksResult> {
-  const path = ctx.env("PATH") ?? "";
   const run = await ctx.store.load(runId);
-  const commands = task.verification.map((v) => {
-    const program = resolveRunner(v.argv[0], { cwd, pathVar: path, env: ctx.env });
-    return {
-      argv: [program, ...v.argv.slice(1)],
-      timeoutSeconds: v.timeoutSeconds,
-      // spot's own names (a job task's ports and compose project) over the contract's.
-      env: { ...v.env, ...run.workspaceEnv },
-      passEnv: PASS_ENV,
-    };
-  });
+  // The runner from outside the tree, never a tree directory on its PATH or in front of its modules.
+  const commands = await guardedCommands(ctx, run, { task, cwd, passEnv: PASS_ENV });
   const killBinary = killProgram(ctx);
   const box = await checkLaunch(ctx, runId, cwd, commands);
   const deps = run.dependencies;

@@ -46,10 +46,15 @@ async function walk(root: string, rel: string, out: Record<string, string>): Pro
   }
 }
 
-/** Refs spot itself moves (worker branches, the user's own branch on integrate) are not the worker's doing. */
+/**
+ * Refs spot itself moves (worker branches, a job's private refs: its base and its builders' verified work,
+ * written while other tasks' workers run; the user's own branch on integrate) are not the worker's doing.
+ */
+const SPOT_REFS = ["refs/heads/pi-worker/", "refs/spot/"];
+
 async function refs(source: string, branch: string | null): Promise<Record<string, string>> {
   const out = await gitText(["for-each-ref", "--format=%(refname) %(objectname)"], { cwd: source });
-  const entries = out.split("\n").filter((l) => l && !l.startsWith("refs/heads/pi-worker/"))
+  const entries = out.split("\n").filter((l) => l && !SPOT_REFS.some((p) => l.startsWith(p)))
     .map((l) => l.split(" ") as [string, string])
     .filter(([name]) => branch === null || name !== `refs/heads/${branch}`);
   return Object.fromEntries(entries);

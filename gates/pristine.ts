@@ -6,7 +6,9 @@
  */
 import { join } from "../base/path.ts";
 import { withWorktreeLock } from "../git/worktree_lock.ts";
+import { dropWorktree } from "../git/worktree.ts";
 import { git, gitText } from "../git/git.ts";
+import { takeLease } from "../store/ledger.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { furnishTree } from "../workspace/furnish.ts";
@@ -31,20 +33,21 @@ export async function withPristineTree<T>(
   });
   const dir = join(ctx.paths.cacheRoot, "pristine", `${state.runId}-${crypto.randomUUID().slice(0, 8)}`);
   await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
-  await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
+  // Written down before it exists: a `kill -9` skips the `finally` below, and the next verb on the run (or
+  // recover, cleanup, gc) finds the lease and removes the tree and its entry in the user's repository.
+  const lease = await takeLease(ctx.store.dir(state.runId), {
+    kind: "worktree",
+    what: "pristine tree",
+    path: dir,
+    repo: cwd,
+  });
   try {
+    await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
     // The same ignored files and dependency dirs the worker had, from the source, never from its worktree.
     await furnishTree(state, dir);
     return await fn(dir);
   } finally {
-    await withWorktreeLock(
-      cwd,
-      () => git(["worktree", "remove", "--force", dir], { cwd, allowFailure: true }),
-    )
-      .catch(() => {});
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-    await withWorktreeLock(cwd, () => git(["worktree", "prune"], { cwd, allowFailure: true })).catch(
-      () => {},
-    );
+    await dropWorktree(cwd, dir);
+    await lease.release();
   }
 }

@@ -9,6 +9,7 @@ import { scanDelta, type ScanResult } from "../verify/scope_scan.ts";
 import type { LockIssue } from "../verify/locked.ts";
 import type { SpotContext } from "../store/context.ts";
 import { checkLocks } from "./lock_snapshot.ts";
+import { checkShadows } from "./runner_guard.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 
 export interface RunScan {
@@ -58,7 +59,10 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     });
     scan.passed = false;
   }
-  const locks = await checkLocks(ctx, state, delta.tree);
+  const locks = [
+    ...await checkLocks(ctx, state, delta.tree),
+    ...await checkShadows(ctx, state, { task, files, tree: delta.tree }),
+  ];
   // A parent written for the original reads an issue's file as `path`: it costs nothing to say both.
   const issues = scan.issues.map((i) => i.file === undefined ? i : { ...i, path: i.file });
   return { delta, locks, files, scan: { ...scan, issues, diffSha256: delta.diffSha256 }, sourceUnchanged };

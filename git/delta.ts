@@ -3,9 +3,9 @@
  * diff from the base to it. The sha256 of that exact text is what a review
  * approves and what approve commits.
  */
-import { join } from "../base/path.ts";
 import { git } from "./git.ts";
 import { sha256Hex } from "./hash.ts";
+import { tempIndexPath } from "./temp_index.ts";
 import { treeOfWorktree, type WorktreeRef } from "./worktree.ts";
 
 export interface Delta {
@@ -31,7 +31,7 @@ export async function diffTrees(worktree: WorktreeRef, from: string, to: string)
 
 /** Computes the delta of `worktree` against `base`; `scratchDir` holds the temporary index. */
 export async function computeDelta(worktree: WorktreeRef, base: string, scratchDir: string): Promise<Delta> {
-  const indexFile = join(scratchDir, `.delta-${crypto.randomUUID()}.index`);
+  const indexFile = tempIndexPath(scratchDir, "delta");
   const tree = await treeOfWorktree(worktree, base, indexFile);
   const diff = await diffTrees(worktree, base, tree);
   return {

@@ -98,6 +98,23 @@ export async function removeWorktree(
   if (options.deleteBranch) await git(["branch", "-D", options.branch], { cwd: source, allowFailure: true });
 }
 
+/**
+ * Removes a detached worktree spot made for a moment (a pristine tree, a scratch tree): its directory, and its
+ * entry in the repository, so `git worktree list` no longer names it and nothing pins its commit. Safe to
+ * repeat, and on a directory git never finished adding or a repository that is gone.
+ */
+export async function dropWorktree(repo: string, path: string): Promise<void> {
+  await withWorktreeLock(
+    repo,
+    () => git(["worktree", "remove", "--force", path], { cwd: repo, allowFailure: true }),
+  )
+    .catch(() => {});
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+  await withWorktreeLock(repo, () => git(["worktree", "prune"], { cwd: repo, allowFailure: true })).catch(
+    () => {},
+  );
+}
+
 /** Puts a worktree back at `base`: tracked files reset, untracked files and directories removed. */
 export async function rollbackWorktree(ref: WorktreeRef, base: string): Promise<void> {
   const opts = { cwd: ref.path, gitDir: ref.gitDir };

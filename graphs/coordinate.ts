@@ -4,7 +4,7 @@
  * exits when every task is terminal or the job is cancelled (its own limits may cancel it). A task left
  * `running` by a coordinator that died is reconciled from its run (graphs/reconcile.ts), never launched twice.
  */
-import { holdsSlot } from "../lifecycle/admit.ts";
+import { slotHolders } from "../lifecycle/admit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { schedule, TERMINAL } from "./schedule.ts";
 import {
@@ -32,8 +32,7 @@ const TICK_MS = 500;
 
 /** The runs that hold a slot of maxConcurrentRuns now, counted as admission counts them (lifecycle/admit.ts). */
 async function activeRuns(ctx: SpotContext): Promise<Set<string>> {
-  const all = await ctx.store.all();
-  return new Set(all.filter((s) => holdsSlot(s)).map((s) => s.runId));
+  return new Set((await slotHolders(ctx)).map((s) => s.runId));
 }
 
 /** Slots left for this job: a task it started whose run is not admitted yet holds one already. */
@@ -224,6 +223,7 @@ export async function coordinateJob(
         const done = runTask({ ...tctx, signal: AbortSignal.any([abort.signal, deadline]) }, job, task, {
           runId: state.tasks[id].runId!,
           before,
+          records: state.tasks,
           budget,
           resume,
           base: state.base,

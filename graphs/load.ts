@@ -7,7 +7,22 @@ import { type Issue, SpotError } from "../errors.ts";
 import { Job } from "../schemas/job/job.ts";
 import { JobTask } from "../schemas/job/task.ts";
 import { formatIssuesOf, parseJsonWithSchema } from "../schemas/parse_json.ts";
-import { type GraphIssue, ownedCheckFiles, validateGraph } from "./validate.ts";
+import { type GraphIssue, ownedCheckFiles, reviewBaseIssues, validateGraph } from "./validate.ts";
+
+/** What the rules that read the repository need of it; left out, those rules are not applied. */
+export interface RepoFacts {
+  /** Its files at HEAD (a check that runs one a builder owns is refused). */
+  tree?: ReadonlySet<string>;
+  /** The `reviewBase` revisions that name a commit in it (graphs/launch/review_base.ts). */
+  commits?: ReadonlySet<string>;
+}
+
+function repoIssues(tasks: readonly JobTask[], repo: RepoFacts): GraphIssue[] {
+  return [
+    ...ownedCheckFiles(tasks, repo.tree ?? new Set()),
+    ...(repo.commits ? reviewBaseIssues(tasks, repo.commits) : []),
+  ];
+}
 
 type Locate = typeof import("../schemas/locate.ts");
 const locate = () => lazy<Locate>("../schemas/locate.ts", import.meta.url);
@@ -49,15 +64,19 @@ async function located(
   }));
 }
 
-/** A job file's text, checked whole; `file` names it in messages (`-` for stdin). */
+/**
+ * A job file's text, checked whole; `file` names it in messages (`-` for stdin). `repo` may be found from the
+ * job that passed the schema (its `cwd`), so the graph's and the repository's problems are reported together.
+ */
 export async function parseJob(
   text: string,
   file: string,
-  tree: ReadonlySet<string> = new Set(),
+  repo: RepoFacts | ((job: Job) => Promise<RepoFacts>) = {},
 ): Promise<Job> {
   const parsed = await parseJsonWithSchema(text, Job);
   if (!parsed.ok) return refuse("JOB_INVALID", "job", file, parsed.issues);
-  const issues = [...validateGraph(parsed.value.tasks), ...ownedCheckFiles(parsed.value.tasks, tree)];
+  const facts = typeof repo === "function" ? await repo(parsed.value) : repo;
+  const issues = [...validateGraph(parsed.value.tasks), ...repoIssues(parsed.value.tasks, facts)];
   if (issues.length) return refuse(codeOf(issues), "job", file, await located(text, issues));
   return parsed.value;
 }
@@ -66,14 +85,13 @@ export async function parseJob(
 export async function parseAddedTask(
   text: string,
   file: string,
-  tasks: readonly JobTask[],
-  tree: ReadonlySet<string> = new Set(),
+  options: RepoFacts & { tasks: readonly JobTask[] },
 ): Promise<JobTask> {
   const parsed = await parseJsonWithSchema(text, JobTask);
   if (!parsed.ok) return refuse("JOB_INVALID", "task", file, parsed.issues);
-  const n = tasks.length;
-  const graph = [...tasks, parsed.value];
-  const issues = [...validateGraph(graph), ...ownedCheckFiles(graph, tree).filter((i) => i.path[1] === n)];
+  const n = options.tasks.length;
+  const graph = [...options.tasks, parsed.value];
+  const issues = [...validateGraph(graph), ...repoIssues(graph, options).filter((i) => i.path[1] === n)];
   if (issues.length) {
     // The new task is the only one that can be wrong: its problems are shown in its own file.
     const shift = (p: (string | number)[]) => p[0] === "tasks" && p[1] === n ? p.slice(2) : p;

@@ -48,12 +48,14 @@ Deno.test("parseJob: overlapping builders and cycles carry their own codes and l
 Deno.test("parseAddedTask: checked with the job's tasks, located in its own file", async () => {
   const tasks = (await parseJob(job([b("a", ["src"])]), "j.json")).tasks;
   const text = JSON.stringify(b("c", ["src/lib"]), null, 2);
-  const e = await refusal(parseAddedTask(text, "t.json", tasks));
+  const e = await refusal(parseAddedTask(text, "t.json", { tasks }));
   assert.equal(e.code, "OWNERSHIP_OVERLAP");
   assert.match(e.message, /t\.json:\d+:\d+ ownership\[0\]/);
-  const unknown = await refusal(parseAddedTask(JSON.stringify(b("c", ["docs"], ["zz"])), "t.json", tasks));
+  const unknown = await refusal(
+    parseAddedTask(JSON.stringify(b("c", ["docs"], ["zz"])), "t.json", { tasks }),
+  );
   assert.equal(unknown.code, "JOB_INVALID");
-  assert.equal((await parseAddedTask(JSON.stringify(b("c", ["docs"], ["a"])), "t.json", tasks)).id, "c");
+  assert.equal((await parseAddedTask(JSON.stringify(b("c", ["docs"], ["a"])), "t.json", { tasks })).id, "c");
 });
 
 Deno.test("parseJob and parseAddedTask: webHosts on a task that is not research is refused at its line:col", async () => {
@@ -61,7 +63,7 @@ Deno.test("parseJob and parseAddedTask: webHosts on a task that is not research 
   const e = await refusal(parseJob(job([scout]), "j.json"));
   assert.equal(e.code, "JOB_INVALID");
   assert.match(e.message, /j\.json:\d+:\d+ tasks\[0\]\.webHosts: only a research task has web tools/);
-  const added = await refusal(parseAddedTask(JSON.stringify(scout, null, 2), "t.json", []));
+  const added = await refusal(parseAddedTask(JSON.stringify(scout, null, 2), "t.json", { tasks: [] }));
   assert.match(added.message, /t\.json:8:3 webHosts: only a research task has web tools/);
   // The same task as research is accepted: the role, not the list, was refused.
   const research = { ...scout, role: "research" };

@@ -2,6 +2,7 @@
 import type { JobTask, Role } from "../schemas/job/task.ts";
 import { reviewTargets } from "./result.ts";
 import type { StoredJob, TaskRecord } from "./store.ts";
+import type { TurnContext } from "./launch/context.ts";
 
 const ROLE_RULES: Record<Role, string> = {
   scout: "You are a scout: find where the behaviour lives in this repository. Read only; change no file.",
@@ -31,12 +32,17 @@ function webAccess(hosts: string[]): string[] {
   return ["", "## Web access", ...rule];
 }
 
-export function taskPrompt(
-  job: StoredJob,
-  task: JobTask,
-  before: { id: string; record: TaskRecord }[],
-  notes: readonly { text: string }[] = [],
-): string {
+export interface PromptInput {
+  /** What each task in its `after` reported. */
+  before: { id: string; record: TaskRecord }[];
+  /** The parent's notes so far (`spot job note`). */
+  notes?: readonly { text: string }[];
+  /** Where it starts and what it is shown (graphs/launch/context.ts). */
+  context?: Pick<TurnContext, "lines" | "reviewed">;
+}
+
+export function taskPrompt(job: StoredJob, task: JobTask, input: PromptInput): string {
+  const { before, notes = [], context } = input;
   const out = [ROLE_RULES[task.role], "", "## Task", task.task.trimEnd(), "", "## Acceptance"];
   out.push(...task.acceptance.map((a) => `- ${a}`));
   if (task.ownership?.length) out.push("", "## You own", ...task.ownership.map((p) => `- ${p}`));
@@ -58,11 +64,15 @@ export function taskPrompt(
     if (record.result?.brief) out.push("", record.result.brief);
     if (record.changedFiles?.length) out.push(`Changed: ${record.changedFiles.join(", ")}`);
   }
-  const targets = reviewTargets(job.tasks, task);
+  if (context?.lines.length) out.push("", ...context.lines);
+  // A range's one verdict and its fingerprint are in the context's lines.
+  const targets = task.reviewBase ? [] : reviewTargets(job.tasks, task);
   if (targets.length) {
     out.push("", "## Review", "Give a verdict on each of these builders, echoing its fingerprint exactly:");
     for (const id of targets) {
-      out.push(`fingerprint of ${id}: ${before.find((b) => b.id === id)?.record.fingerprint ?? "(none)"}`);
+      const shown = context?.reviewed?.fingerprints[id] ??
+        before.find((b) => b.id === id)?.record.fingerprint;
+      out.push(`fingerprint of ${id}: ${shown ?? "(none)"}`);
     }
   }
   out.push("", "---", resultRule(task.role));
@@ -74,8 +84,9 @@ const ROLE_FIELDS: Record<Role, string> = {
   planner: '"brief" (the plan)',
   research: '"brief" (at most 8000 characters) and "sources" ([{url, title, supports, applicability}])',
   builder: '"changedFiles" (what you changed) and "checks" ([{name, status: passed|failed|not-run, detail}])',
-  reviewer:
-    '"review" ([{taskId, fingerprint, verdict: approve|changes_requested}], one per builder above) and "findings"',
+  reviewer: '"review" ([{taskId, fingerprint, verdict: approve|changes_requested}], one per builder above) ' +
+    'and "findings", each with the "requiredChange" it asks and, when you review several builders, the ' +
+    '"taskId" it is about',
 };
 
 /** How the worker must end its turn: the one JSON object the coordinator reads (schemas/job/result.ts). */

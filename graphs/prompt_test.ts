@@ -26,15 +26,15 @@ Deno.test("webHostsOf(): a research task's own list replaces the job's; other ro
 });
 
 Deno.test("taskPrompt() tells research its web hosts, or that every fetch is refused; other roles hear nothing", () => {
-  const listed = taskPrompt(job(["docs.deno.com:443"]), task("research"), []);
+  const listed = taskPrompt(job(["docs.deno.com:443"]), task("research"), { before: [] });
   assert.match(
     listed,
     /## Web access\n.*only from these hosts:\n- docs\.deno\.com:443\nA fetch from any other/,
   );
-  const none = taskPrompt(job([]), task("research"), []);
+  const none = taskPrompt(job([]), task("research"), { before: [] });
   assert.match(
     none,
     /## Web access\nNo web host is allowed for this task: every fetch is refused and recorded/,
   );
-  assert.doesNotMatch(taskPrompt(job(["docs.deno.com:443"]), task("scout"), []), /Web access/);
+  assert.doesNotMatch(taskPrompt(job(["docs.deno.com:443"]), task("scout"), { before: [] }), /Web access/);
 });

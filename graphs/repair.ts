@@ -21,10 +21,12 @@ import {
   coordinatorAlive,
   type JobState,
   loadJob,
+  type RepairFinding,
   type TaskRecord,
   updateJob,
 } from "./store.ts";
 import { ancestors } from "./validate.ts";
+import { reviewTargets } from "./result.ts";
 
 /** The run of a task's attempt: the first keeps the plain id; a retried launch is marked. */
 export function attemptRunId(jobId: string, taskId: string, attempt: number, relaunch = false): string {
@@ -68,23 +70,67 @@ export function planRepair(
   return { requeue };
 }
 
-/** What a new attempt is told, as instructions after its own. */
-export function repairInstructions(record: TaskRecord): string[] {
-  return (record.repairs ?? []).map((r) =>
-    `Repair (attempt ${r.attempt}): your attempt ${
-      r.attempt - 1
-    } ended ${r.previous}. The parent asks: ${r.text}`
-  );
+/** One reviewer finding as the repair is told it: its priority, the problem, the evidence, the change asked. */
+function findingLine(f: RepairFinding): string {
+  const evidence = f.evidence ? ` Evidence: ${f.evidence}` : "";
+  const change = f.requiredChange ? ` Required change: ${f.requiredChange}` : "";
+  return `  - [${f.severity}] from reviewer "${f.reviewer}": ${f.message}${evidence}${change}`;
 }
 
-/** A fresh record for a requeued task; the attempt it keeps or starts, and the runs before it. */
+/** What a new attempt is told, as instructions after its own: each repair's text and the review it answers. */
+export function repairInstructions(record: TaskRecord): string[] {
+  return (record.repairs ?? []).map((r) => {
+    const head = `Repair (attempt ${r.attempt}): your attempt ${
+      r.attempt - 1
+    } ended ${r.previous}. The parent asks: ${r.text}`;
+    if (!r.findings?.length) return head;
+    return [`${head}\n  The review of attempt ${r.attempt - 1} found:`, ...r.findings.map(findingLine)].join(
+      "\n",
+    );
+  });
+}
+
+/** What the reviewers of `id` found in its last attempt: every finding about it (or about no builder in particular). */
+export function reviewFindings(
+  tasks: readonly JobTask[],
+  state: Pick<JobState, "tasks">,
+  id: string,
+): RepairFinding[] {
+  return tasks
+    .filter((r) => reviewTargets(tasks, r).includes(id))
+    .flatMap((r) =>
+      (state.tasks[r.id]?.result?.findings ?? [])
+        .filter((f) => f.taskId === undefined || f.taskId === id)
+        .map((f) => ({
+          reviewer: r.id,
+          severity: f.severity,
+          message: f.message,
+          ...(f.evidence ? { evidence: f.evidence } : {}),
+          ...(f.requiredChange ? { requiredChange: f.requiredChange } : {}),
+        }))
+    );
+}
+
+/**
+ * A fresh record for a requeued task; the attempt it keeps or starts, the runs before it, and what its next
+ * attempt starts from (graphs/launch/context.ts): the last attempt's start and verified commits.
+ */
 function requeued(record: TaskRecord, attempt: number, extra: Partial<TaskRecord> = {}): TaskRecord {
   const previousRuns = [...(record.previousRuns ?? []), ...(record.runId ? [record.runId] : [])];
+  const previous = record.runId
+    ? {
+      attempt: record.attempt ?? 1,
+      runId: record.runId,
+      ...(record.startCommit ? { startCommit: record.startCommit } : {}),
+      ...(record.verifiedCommit ? { verifiedCommit: record.verifiedCommit } : {}),
+    }
+    : record.previous;
   return {
     state: "queued",
     attempt,
     ...(record.repairs ? { repairs: record.repairs } : {}),
     ...(previousRuns.length ? { previousRuns } : {}),
+    ...(previous ? { previous } : {}),
     ...extra,
   };
 }
@@ -130,7 +176,11 @@ export async function repairTask(ctx: SpotContext, jobId: string, id: string, te
     const previous = old.state === "succeeded"
       ? "succeeded"
       : `${old.state}: ${old.reason ?? "no reason given"}`;
-    const repairs = [...(old.repairs ?? []), { attempt, at, text, previous: previous.slice(0, 500) }];
+    const findings = reviewFindings(job.tasks, state, id);
+    const repairs = [
+      ...(old.repairs ?? []),
+      { attempt, at, text, previous: previous.slice(0, 500), ...(findings.length ? { findings } : {}) },
+    ];
     const tasks = { ...state.tasks, [id]: requeued(old, attempt, { repairs }) };
     closing.push(old.runId);
     for (const d of plan.requeue) {
@@ -171,7 +221,10 @@ export async function retryLaunch(ctx: SpotContext, jobId: string, id: string) {
         `Cannot relaunch task "${id}" of job ${jobId}: it changed meanwhile`,
       );
     }
-    const tasks = { ...state.tasks, [id]: requeued(record, record.attempt ?? 1, { relaunched: true }) };
+    // The same attempt again: what it starts from stays what its launch had, not the launch that failed.
+    const { previous: _failed, ...fresh } = requeued(record, record.attempt ?? 1, { relaunched: true });
+    const again = record.previous ? { ...fresh, previous: record.previous } : fresh;
+    const tasks = { ...state.tasks, [id]: again };
     // The tasks its failed launch blocked wait for it again.
     for (const d of dependentsOf(job.tasks, id)) {
       if (tasks[d.id].state === "blocked" && !tasks[d.id].runId) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { JobTask } from "../schemas/job/task.ts";
-import { attemptRunId, planRepair, repairInstructions } from "./repair.ts";
+import { attemptRunId, planRepair, repairInstructions, reviewFindings } from "./repair.ts";
 import type { JobState, TaskRecord } from "./store.ts";
 
 const t = (id: string, role: string, after: string[] = []) =>
@@ -88,5 +88,47 @@ Deno.test("attemptRunId() and repairInstructions()", () => {
       repairs: [{ attempt: 2, at: "t", text: "x must be 2", previous: "failed: checks" }],
     }),
     ["Repair (attempt 2): your attempt 1 ended failed: checks. The parent asks: x must be 2"],
+  );
+});
+
+Deno.test("reviewFindings() hands a repair what its reviewers found about it, and repairInstructions() tells it", () => {
+  const graph = [
+    t("api", "builder"),
+    t("ui", "builder"),
+    JobTask.parse({ id: "both", role: "reviewer", task: "r", acceptance: ["a"], after: ["api", "ui"] }),
+    t("other", "reviewer", ["ui"]),
+  ];
+  const found = (findings: unknown[]) => ({ state: "succeeded" as const, result: { findings } as never });
+  const records = {
+    api: ran("succeeded"),
+    ui: ran("succeeded"),
+    both: found([
+      {
+        severity: "high",
+        message: "api is wrong",
+        evidence: "api/x.ts:1",
+        requiredChange: "fix x",
+        taskId: "api",
+      },
+      { severity: "low", message: "ui nit", taskId: "ui" },
+      { severity: "medium", message: "both lack docs" },
+    ]),
+    other: found([{ severity: "high", message: "ui only" }]),
+  };
+  const about = reviewFindings(graph, { tasks: records }, "api");
+  assert.deepEqual(about.map((f) => [f.reviewer, f.message]), [["both", "api is wrong"], [
+    "both",
+    "both lack docs",
+  ]]);
+  const told = repairInstructions({
+    state: "queued",
+    repairs: [{ attempt: 2, at: "t", text: "fix it", previous: "succeeded", findings: about }],
+  });
+  assert.equal(
+    told[0],
+    "Repair (attempt 2): your attempt 1 ended succeeded. The parent asks: fix it\n" +
+      "  The review of attempt 1 found:\n" +
+      '  - [high] from reviewer "both": api is wrong Evidence: api/x.ts:1 Required change: fix x\n' +
+      '  - [medium] from reviewer "both": both lack docs',
   );
 });

@@ -9,9 +9,13 @@ import type { JobTask } from "../schemas/job/task.ts";
 
 export type ResultRead = { ok: true; result: TaskResult } | { ok: false; problem: string };
 
-/** The builders a reviewer reviews: its `reviewOf`, or else every builder in its `after`. */
+/**
+ * What a reviewer gives verdicts on: its `reviewOf`, or else every builder in its `after`; a reviewer of a
+ * `reviewBase` range gives one, on the range, under its own id.
+ */
 export function reviewTargets(tasks: readonly JobTask[], task: JobTask): string[] {
   if (task.role !== "reviewer") return [];
+  if (task.reviewBase) return [task.id];
   if (task.reviewOf) return [task.reviewOf];
   return task.after.filter((id) => tasks.find((t) => t.id === id)?.role === "builder");
 }
@@ -40,11 +44,27 @@ function roleProblem(tasks: readonly JobTask[], task: JobTask, r: TaskResult): s
   const given = verdicts(r);
   const missing = reviewTargets(tasks, task).filter((id) => !given.some((v) => v.taskId === id));
   if (missing.length) return `review must give a verdict on ${missing.join(", ")}`;
-  const blocking = r.findings.find((f) => BLOCKING_SEVERITIES.has(f.severity));
-  if (blocking && given.some((v) => v.verdict === "approve")) {
-    return `a review cannot approve with a ${blocking.severity} finding`;
+  // A finding about one builder (its taskId) stands in the way of approving that builder only.
+  for (const v of given.filter((v) => v.verdict === "approve")) {
+    const blocking = r.findings.find((f) =>
+      BLOCKING_SEVERITIES.has(f.severity) && (f.taskId === undefined || f.taskId === v.taskId)
+    );
+    if (blocking) return `a review cannot approve "${v.taskId}" with a ${blocking.severity} finding about it`;
   }
   return null;
+}
+
+/**
+ * A verdict on a change whose fingerprint is not the one the reviewer was shown (`bound`, by task id) does not
+ * count: the problem, or null.
+ */
+export function unboundVerdict(result: TaskResult, bound: Readonly<Record<string, string>>): string | null {
+  const wrong = verdicts(result).find((v) =>
+    Object.hasOwn(bound, v.taskId) && v.fingerprint !== bound[v.taskId]
+  );
+  if (!wrong) return null;
+  return `the verdict on "${wrong.taskId}" echoes fingerprint ${wrong.fingerprint.slice(0, 12)}, but the ` +
+    `change you were shown has fingerprint ${bound[wrong.taskId]}`;
 }
 
 export function readResult(text: string, tasks: readonly JobTask[], task: JobTask): ResultRead {

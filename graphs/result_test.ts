@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { JobTask } from "../schemas/job/task.ts";
-import { readResult, reviewTargets } from "./result.ts";
+import { readResult, reviewTargets, unboundVerdict } from "./result.ts";
 
 const FP = "ab".repeat(32);
 const t = (id: string, role: string, extra: Record<string, unknown> = {}) =>
@@ -63,13 +63,62 @@ Deno.test("readResult() holds each role to its rules", () => {
       review: [verdict("api"), verdict("ui")],
       findings: [{ severity: "high", message: "m" }],
     })!,
-    /cannot approve with a high finding/,
+    /cannot approve "api" with a high finding about it/,
+  );
+  // A finding about one builder holds back that builder's approval only.
+  const aboutUi = [{ severity: "high", message: "m", taskId: "ui", requiredChange: "c" }];
+  assert.equal(
+    problem(review, {
+      status: "succeeded",
+      summary: "s",
+      review: [verdict("api"), verdict("ui", "changes_requested")],
+      findings: aboutUi,
+    }),
+    null,
+  );
+  assert.match(
+    problem(review, {
+      status: "succeeded",
+      summary: "s",
+      review: [verdict("api"), verdict("ui")],
+      findings: aboutUi,
+    })!,
+    /cannot approve "ui" with a high finding/,
   );
   assert.deepEqual(reviewTargets(TASKS, review), ["api", "ui"]);
   assert.deepEqual(reviewTargets(TASKS, t("r", "reviewer", { after: ["api"], reviewOf: "api" })), ["api"]);
+  assert.deepEqual(
+    reviewTargets(TASKS, t("r", "reviewer", { reviewBase: "main" })),
+    ["r"],
+    "a range: its own id",
+  );
 });
 
 Deno.test("readResult() asks a role's fields only of a result that claims success", () => {
   assert.equal(problem(scout, { status: "blocked", summary: "s", blockers: ["no access"] }), null);
   assert.equal(problem(review, { status: "failed", summary: "s" }), null);
+});
+
+Deno.test("unboundVerdict() refuses a verdict naming a fingerprint other than the one shown", () => {
+  const result = (fingerprint: string) => {
+    const r = read(t("r", "reviewer", { reviewBase: "main" }), {
+      status: "succeeded",
+      summary: "s",
+      review: { taskId: "r", fingerprint, verdict: "approve" },
+    });
+    assert.ok(r.ok);
+    return r.result;
+  };
+  assert.equal(unboundVerdict(result(FP), { r: FP }), null);
+  assert.match(
+    unboundVerdict(result("cd".repeat(32)), { r: FP })!,
+    /verdict on "r" echoes fingerprint cdcdcd/,
+  );
+  assert.equal(unboundVerdict(result("cd".repeat(32)), {}), null, "nothing bound, nothing refused");
+  // A task id that is also a name every object has is not mistaken for one it was shown.
+  const named = {
+    ...result(FP),
+    review: { taskId: "constructor", fingerprint: FP, verdict: "approve" as const },
+  };
+  assert.equal(unboundVerdict(named, {}), null);
 });

@@ -1,6 +1,6 @@
 /**
  * A task's run after its task ended: a read-only task that succeeded changed nothing, so its run ends
- * (integrated, empty); a failed task's run ends failed with the task's reason. A succeeded builder's run waits,
+ * `succeeded` (never `integrated`: nothing landed); a failed task's run ends failed with the task's reason. A succeeded builder's run waits,
  * approvable, for `spot job integrate`, marked as waiting for its job. None of them holds a slot of
  * `maxConcurrentRuns` any more (lifecycle/admit.ts).
  */

@@ -15,6 +15,27 @@ import type { SpotPaths } from "../store/paths.ts";
 import type { TaskStateName } from "./schedule.ts";
 import type { JobBase } from "./launch/base.ts";
 
+/** What a reviewer was shown: its verdicts are bound to these fingerprints. */
+export interface ReviewedChange {
+  /** The combined patch runs from here (the job's base, or the start of a `reviewBase` range)... */
+  from: string;
+  /** ...to the reviewer's worktree. */
+  to: string;
+  /** sha256 of the combined patch it was given. */
+  patchSha256: string;
+  /** The fingerprint shown for each builder reviewed (or, for `reviewBase`, for the reviewer's own id). */
+  fingerprints: Record<string, string>;
+}
+
+/** A reviewer's finding handed to the repair of the builder it is about (graphs/repair.ts). */
+export interface RepairFinding {
+  reviewer: string;
+  severity: string;
+  message: string;
+  evidence?: string;
+  requiredChange?: string;
+}
+
 export type JobStatus = "created" | "running" | "succeeded" | "failed" | "cancelled";
 
 export interface TaskRecord {
@@ -32,6 +53,14 @@ export interface TaskRecord {
   result?: TaskResult;
   /** A builder's: the digest of its verified diff and its result; a reviewer must echo it (REVIEW_STALE). */
   fingerprint?: string;
+  /** A succeeded builder's: where its run's diff counts from (the job's base plus what it built on). */
+  startCommit?: string;
+  /** A succeeded builder's: its verified tree on `startCommit`, at `refs/spot/<job>/tasks/<task>`. */
+  verifiedCommit?: string;
+  /** A succeeded reviewer's: the change it was shown, its verdicts bound to those fingerprints. */
+  reviewed?: ReviewedChange;
+  /** Its last attempt, kept by a repair: the next one continues from its verified work, or is shown its diff. */
+  previous?: { attempt: number; runId?: string; startCommit?: string; verifiedCommit?: string };
   /** The share of the job's cost budget held while it runs (graphs/launch/budget.ts). */
   reservedUsd?: number;
   /** What its worker turns cost, once it ended. */
@@ -39,7 +68,7 @@ export interface TaskRecord {
   /** Its attempt (1 until `spot job repair` sends it back). */
   attempt?: number;
   /** What each repair asked (graphs/repair.ts), told to every later attempt. */
-  repairs?: { attempt: number; at: string; text: string; previous: string }[];
+  repairs?: { attempt: number; at: string; text: string; previous: string; findings?: RepairFinding[] }[];
   /** Its launch was retried once (`spot job retry-launch`). */
   relaunched?: boolean;
   /** The runs of its earlier attempts and launches, oldest first (cleanup and gc remove them too). */

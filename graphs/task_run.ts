@@ -1,11 +1,13 @@
 /**
  * One task as a spot run: a contract written from the task (a builder may change only what it owns), the run
- * prepared and its worker's turn run like any other, then the task judged. A builder's work is verified by
- * spot (`verify`: the scans and its checks) and fails with the paths when it wrote outside its ownership; a
- * read-only role fails when its worktree changed at all.
+ * prepared where the task starts (the job's base plus its builders' verified work, graphs/launch/context.ts)
+ * and its worker's turn run like any other, then the task judged. A builder's work is verified by spot
+ * (`verify`: the scans and its checks) and fails with the paths when it wrote outside its ownership; a
+ * read-only role fails when its worktree changed at all. A succeeded builder's verified tree is committed
+ * (graphs/launch/verified.ts) for the tasks after it to start from.
  */
 import { join } from "../base/path.ts";
-import { isSpotError, SpotError } from "../errors.ts";
+import { isSpotError } from "../errors.ts";
 import { sha256Hex } from "../git/hash.ts";
 import { computeDelta } from "../git/delta.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
@@ -16,15 +18,17 @@ import { writeJsonAtomic } from "../store/files.ts";
 import { prepare } from "../verbs/prepare.ts";
 import { runWorker } from "../verbs/run.ts";
 import { verifyRun } from "../verbs/verify.ts";
-import { repairPrompt, taskPrompt, webHostsOf } from "./prompt.ts";
+import { taskPrompt, webHostsOf } from "./prompt.ts";
 import { readNotes } from "./admin/notes.ts";
-import { readResult } from "./result.ts";
 import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
 import type { TurnBudget } from "../worker/budget.ts";
 import type { JobBase } from "./launch/base.ts";
+import { planStart, type StartPlan, turnContext } from "./launch/context.ts";
+import { commitVerified } from "./launch/verified.ts";
+import { taskResult } from "./task_result.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -55,56 +59,6 @@ export function diffPaths(diff: string): string[] {
     out.add(m[2]);
   }
   return [...out].sort();
-}
-
-/** The worker's last words: its result event, or its last text where the CLI's stream has no result (opencode). */
-async function finalText(ctx: SpotContext, runId: string): Promise<string> {
-  const events = await ctx.store.events(runId);
-  const last = events.findLast((e) => e.type === "worker_result" || e.type === "worker_text");
-  return last && "text" in last ? last.text ?? "" : "";
-}
-
-/** The session the worker's turn ran in, so the repair turn can continue it. */
-async function sessionOf(ctx: SpotContext, runId: string): Promise<string | undefined> {
-  let session: string | undefined;
-  for (const e of await ctx.store.events(runId)) {
-    if (e.type === "worker_start" && e.sessionId) session = e.sessionId;
-  }
-  return session;
-}
-
-/**
- * The task's result: read from the worker's final text; one report-only repair turn (read-only, in the same
- * session) when it cannot be read; RESULT_INVALID with the problem when it still cannot.
- */
-async function taskResult(
-  ctx: SpotContext,
-  job: StoredJob,
-  task: JobTask,
-  runId: string,
-  budget: TurnBudget | undefined,
-): Promise<{ result: TaskResult; repaired: boolean }> {
-  const first = readResult(await finalText(ctx, runId), job.tasks, task);
-  if (first.ok) return { result: first.result, repaired: false };
-  const session = await sessionOf(ctx, runId);
-  if (!session) throw new SpotError("RESULT_INVALID", `${first.problem} (no session to repair it in)`);
-  await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });
-  await runWorker(ctx, runId, {
-    prompt: repairPrompt(task.role, first.problem),
-    followUp: { label: "result-repair", resumeSession: session },
-    readOnly: true,
-    budget: await budgetLeft(ctx, runId, budget),
-  });
-  const second = readResult(await finalText(ctx, runId), job.tasks, task);
-  if (second.ok) return { result: second.result, repaired: true };
-  throw new SpotError("RESULT_INVALID", `${second.problem} (after one repair turn)`);
-}
-
-/** What the repair turn may still spend: the task's share less what its first turn spent. */
-async function budgetLeft(ctx: SpotContext, runId: string, budget: TurnBudget | undefined) {
-  if (budget?.costUsd === undefined) return budget;
-  const spent = (await ctx.store.load(runId)).workerCostUsd;
-  return { ...budget, costUsd: Math.max(0, budget.costUsd - spent) };
 }
 
 /** The worker said it did not succeed: the task fails with what it gave as the reason. */
@@ -153,10 +107,9 @@ async function prepareTask(
   ctx: SpotContext,
   job: StoredJob,
   task: JobTask,
-  runId: string,
-  base: JobBase | undefined,
-  env: Record<string, string> | undefined,
+  options: TaskRunOptions & { plan?: StartPlan },
 ): Promise<void> {
+  const { runId, base, env, plan } = options;
   const dir = join(jobFile(ctx.paths, job.jobId, "tasks"), task.id);
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const taskFile = join(dir, "task.json");
@@ -166,13 +119,15 @@ async function prepareTask(
     ...(base ? { baseRevision: base.head } : {}),
   });
   await prepare(ctx, {
-    ...(base ? { startCommit: base.commit } : {}),
+    ...(plan ? { startCommit: plan.startCommit } : base ? { startCommit: base.commit } : {}),
+    ...(plan?.checkoutCommit ? { checkoutCommit: plan.checkoutCommit } : {}),
     ...(env ? { workspaceEnv: env } : {}),
     taskFile,
     runId,
     profile: task.model?.profile ?? job.config.profile,
     model: task.model?.id,
     sandbox: job.config.sandbox,
+    owner: { kind: "job", jobId: job.jobId, task: task.id },
     selectWorker: false,
     selectModel: false,
   });
@@ -199,16 +154,25 @@ async function judgeTask(
 ): Promise<TaskRecord> {
   const { runId } = options;
   try {
-    if (!options.resume) await prepareTask(ctx, job, task, runId, options.base, options.env);
+    const known = options.base ? { base: options.base, records: options.records } : null;
+    // Where it starts is settled before anything is made: a conflict there fails it before its worker runs.
+    const plan = known && !options.resume ? await planStart(ctx, job, task, known) : undefined;
+    if (!options.resume) await prepareTask(ctx, job, task, { ...options, plan });
+    const context = known ? await turnContext(ctx, job, task, { ...known, runId, plan }) : undefined;
     // A read-only role's worktree is mounted read-only under an OS sandbox; under none, the check below holds.
     const readOnly = READ_ONLY_ROLES.includes(task.role);
     // Research gets the CLI's web tools, to the job's hosts only; its result repair turn gets none.
     const hosts = webHostsOf(job, task);
     if (options.resume !== "judge") {
       await runWorker(ctx, runId, {
-        prompt: taskPrompt(job, task, options.before, await readNotes(ctx.paths, job.jobId)),
+        prompt: taskPrompt(job, task, {
+          before: options.before,
+          notes: await readNotes(ctx.paths, job.jobId),
+          context,
+        }),
         readOnly,
         budget: options.budget,
+        ...(context?.files.length ? { attachments: context.files } : {}),
         ...(hosts ? { web: { hosts } } : {}),
       });
     }
@@ -216,7 +180,12 @@ async function judgeTask(
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
     const wrote = await ownershipCheck(ctx, task, runId);
     if (wrote.violation) return wrote.violation;
-    const { result, repaired } = await taskResult(ctx, job, task, runId, options.budget);
+    const { result, repaired } = await taskResult(ctx, job, task, {
+      runId,
+      budget: options.budget,
+      // A verdict on a range binds to the range it was shown (a builder's, to its fingerprint at integration).
+      ...(task.reviewBase && context?.reviewed ? { bound: context.reviewed.fingerprints } : {}),
+    });
     const { changed, violation } = repaired ? await ownershipCheck(ctx, task, runId) : wrote;
     if (violation) return violation;
     const summary = result.summary.slice(0, MAX_SUMMARY);
@@ -228,11 +197,19 @@ async function judgeTask(
         ...(changed.length ? { changedFiles: changed } : {}),
       });
     }
-    if (task.role !== "builder") return { state: "succeeded", runId, summary, result };
+    if (task.role !== "builder") {
+      const reviewed = context?.reviewed ? { reviewed: context.reviewed } : {};
+      return { state: "succeeded", runId, summary, result, ...reviewed };
+    }
     const verified = await verification(ctx, runId);
     if (!verified.passed) return fail("VERIFICATION_FAILED: spot's checks or scans did not pass", { runId });
+    const commits = await commitVerified(ctx, runId, {
+      jobId: job.jobId,
+      taskId: task.id,
+      diffSha256: verified.diffSha256,
+    });
     const fingerprint = await sha256Hex(JSON.stringify({ diffSha256: verified.diffSha256, result }));
-    return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint };
+    return { state: "succeeded", runId, summary, changedFiles: changed, result, fingerprint, ...commits };
   } catch (error) {
     // Another process took the last run slot between the coordinator's count and admission: nothing was made,
     // so the task waits for a slot like any queued one.
@@ -249,6 +226,8 @@ async function judgeTask(
 export interface TaskRunOptions {
   runId: string;
   before: { id: string; record: TaskRecord }[];
+  /** Every task's record when the task started: where it starts is built from its builders' verified commits. */
+  records: Readonly<Record<string, TaskRecord>>;
   /** Its share of the job's cost budget and the job's per-turn limits. */
   budget?: TurnBudget;
   /** The commit the job's tasks start from (graphs/launch/base.ts). */

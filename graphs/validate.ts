@@ -14,7 +14,9 @@ export interface GraphIssue {
   message: string;
 }
 
-type Task = Pick<JobTask, "id" | "role" | "after"> & Partial<Pick<JobTask, "ownership" | "reviewOf">>;
+type Task =
+  & Pick<JobTask, "id" | "role" | "after">
+  & Partial<Pick<JobTask, "ownership" | "reviewOf" | "reviewBase">>;
 
 /** True when `path` is the entry itself or lies under it (an entry is a file or a directory prefix). */
 export function owns(entry: string, path: string): boolean {
@@ -73,6 +75,19 @@ export function ancestors(tasks: readonly Task[]): Map<string, Set<string>> {
   return out;
 }
 
+/** The tasks in an order where each comes after everything in its `after` (the job's order otherwise). */
+export function topological<T extends Task>(tasks: readonly T[]): T[] {
+  const done = new Set<string>();
+  const out: T[] = [];
+  while (out.length < tasks.length) {
+    const next = tasks.find((t) => !done.has(t.id) && t.after.every((a) => done.has(a)));
+    if (!next) break; // a cycle: validation refuses one before anything runs
+    done.add(next.id);
+    out.push(next);
+  }
+  return out;
+}
+
 function referenceIssues(tasks: readonly Task[]): GraphIssue[] {
   const issues: GraphIssue[] = [];
   const first = new Map<string, number>();
@@ -94,6 +109,17 @@ function referenceIssues(tasks: readonly Task[]): GraphIssue[] {
         : null;
       if (message) issues.push({ code: "JOB_INVALID", path: ["tasks", i, "after", k], message });
     });
+    const builder = t.reviewBase === undefined
+      ? undefined
+      : t.after.find((id) => tasks[first.get(id) ?? -1]?.role === "builder");
+    if (builder !== undefined) {
+      issues.push({
+        code: "JOB_INVALID",
+        path: ["tasks", i, "reviewBase"],
+        message: `a reviewer of a range reviews no builder, and "${builder}" in its after is one: ` +
+          "give the builder a reviewer of its own",
+      });
+    }
     if (t.reviewOf !== undefined && first.has(t.reviewOf)) {
       const target = tasks[first.get(t.reviewOf)!];
       if (target.role !== "builder") {
@@ -145,6 +171,26 @@ export function validateGraph(tasks: readonly Task[]): GraphIssue[] {
     return issues; // ordering is undefined in a cycle, so overlap cannot be judged
   }
   return [...issues, ...overlapIssues(tasks)];
+}
+
+/**
+ * Each `reviewBase` side that names no commit of the repository (`known` holds the ones that do), located at
+ * its task's `reviewBase`.
+ */
+export function reviewBaseIssues(tasks: readonly Task[], known: ReadonlySet<string>): GraphIssue[] {
+  const issues: GraphIssue[] = [];
+  tasks.forEach((t, i) => {
+    if (t.reviewBase === undefined) return;
+    for (const rev of t.reviewBase.split("..")) {
+      if (known.has(rev)) continue;
+      issues.push({
+        code: "JOB_INVALID",
+        path: ["tasks", i, "reviewBase"],
+        message: `"${rev}" does not name a commit of the repository`,
+      });
+    }
+  });
+  return issues;
 }
 
 /**

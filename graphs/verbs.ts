@@ -25,6 +25,7 @@ import {
   updateJob,
 } from "./store.ts";
 import { TERMINAL } from "./schedule.ts";
+import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
@@ -49,6 +50,24 @@ async function readInput(ctx: SpotContext, file: string, stdin: () => Promise<st
 async function filesAtHead(cwd: string): Promise<Set<string>> {
   const out = await git(["ls-tree", "-r", "-z", "--name-only", "HEAD"], { cwd, allowFailure: true });
   return new Set(out.stdout.split("\0").filter(Boolean));
+}
+
+/** The `reviewBase` revisions of `tasks` that name a commit in `cwd`. */
+async function knownCommits(cwd: string, tasks: readonly { reviewBase?: string }[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  const revs = new Set(tasks.flatMap((t) => t.reviewBase ? reviewBaseSides(t.reviewBase) : []));
+  for (const rev of revs) if (await commitOf(cwd, rev)) known.add(rev);
+  return known;
+}
+
+/** A task file's `reviewBase`, read before its schema (which refuses anything that is not a string). */
+function taskReviewBase(text: string): { reviewBase?: string }[] {
+  try {
+    const value = JSON.parse(text)?.reviewBase;
+    return typeof value === "string" ? [{ reviewBase: value }] : [];
+  } catch {
+    return [];
+  }
 }
 
 export const readStdin = async () => await new Response(Deno.stdin.readable).text();
@@ -83,9 +102,12 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {
   const input = await readInput(ctx, file, stdin);
-  // The schema alone first (a bad cwd is named with its line); then the graph, with the repository's files.
-  const cwd = await toplevel((await parseJob(input.text, input.name)).cwd ?? ctx.cwd);
-  const job = await parseJob(input.text, input.name, await filesAtHead(cwd));
+  // The schema first (a bad cwd is named with its line); then the graph, with the repository's facts.
+  let cwd = ctx.cwd;
+  const job = await parseJob(input.text, input.name, async (parsed) => {
+    cwd = await toplevel(parsed.cwd ?? ctx.cwd);
+    return { tree: await filesAtHead(cwd), commits: await knownCommits(cwd, parsed.tasks) };
+  });
   const jobId = newJobId();
   await createJob(ctx.paths, { ...job, cwd, jobId }, ctx.now());
   return { jobId, cwd, tasks: job.tasks.length, jobDir: jobDir(ctx.paths, jobId) };
@@ -94,7 +116,11 @@ export async function initJob(ctx: SpotContext, file: string, stdin = readStdin)
 export async function addTask(ctx: SpotContext, jobId: string, file: string, stdin = readStdin) {
   const input = await readInput(ctx, file, stdin);
   const { job: before } = await loadJob(ctx.paths, jobId);
-  const task = await parseAddedTask(input.text, input.name, before.tasks, await filesAtHead(before.cwd));
+  const task = await parseAddedTask(input.text, input.name, {
+    tasks: before.tasks,
+    tree: await filesAtHead(before.cwd),
+    commits: await knownCommits(before.cwd, taskReviewBase(input.text)),
+  });
   if (task.role === "builder" && !before.allowWrites) {
     throw new SpotError("JOB_INVALID", `Cannot add builder "${task.id}": job ${jobId} does not allow writes`);
   }

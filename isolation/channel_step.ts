@@ -9,6 +9,7 @@ import { SpotError } from "../errors.ts";
 import type { StepPolicy } from "../sandbox/policy.ts";
 import type { StepMessage } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
+import { takeLease } from "../store/ledger.ts";
 import { runStep, type StepKind, type StepOutcome } from "./step_runner.ts";
 
 /** A Deno step starts in ~100 ms; a loaded machine gets plenty of room. */
@@ -38,7 +39,17 @@ export async function startChannel<Spec, S>(
   ctx: SpotContext,
   options: ChannelOptions<Spec>,
 ): Promise<Channel<S>> {
-  const dir = await Deno.makeTempDir({ prefix: `spot-${options.kind}-` });
+  // A private directory with a short path, recorded before it exists: a `kill -9` of spot leaves it behind.
+  const dir = join(ctx.env("TMPDIR") || "/tmp", `spot-${options.kind}-${crypto.randomUUID().slice(0, 12)}`);
+  const lease = await takeLease(ctx.store.dir(options.runId), {
+    kind: "dir",
+    what: `${options.what} socket directory`,
+    path: dir,
+  });
+  await Deno.mkdir(dir, { mode: 0o700 }).catch(async (error) => {
+    await lease.release();
+    throw error;
+  });
   const socket = join(dir, "s.sock");
   const controller = new AbortController();
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
@@ -65,7 +76,10 @@ export async function startChannel<Spec, S>(
       if (m.t === "summary") summary = m as S;
     },
   });
-  const cleanup = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  const cleanup = async () => {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await lease.release();
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const outcome = await Promise.race([
     ready.then(() => "ready" as const),

@@ -4,7 +4,7 @@
  * files read-only, a private /tmp and HOME, no network, and an environment
  * made of exactly the names checks have always received.
  */
-import { isAbsolute } from "../base/path.ts";
+import { isAbsolute, join } from "../base/path.ts";
 import { within } from "../sandbox/host_paths.ts";
 import type { Enforcement, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";
@@ -15,6 +15,7 @@ import { combine } from "./enforcement.ts";
 import { cwdFacts, hostFacts, lockedFiles } from "./host_facts.ts";
 import { effectiveUid, sandboxForRun } from "./run_sandbox.ts";
 import { buildStepPolicy } from "./step_policy.ts";
+import { PYTHON_GUARD_DIR } from "./runner_guard/runner_guard.ts";
 
 const exists = (path: string) => {
   try {
@@ -74,7 +75,11 @@ export async function checkLaunch(
     };
   }
   const host = hostFacts(ctx, box, state.sourceRoot);
-  const here = cwdFacts(cwd, await lockedFiles(ctx, state));
+  const here = await cwdFacts(cwd, {
+    lockedFiles: await lockedFiles(ctx, state),
+    viewDir: join(ctx.store.dir(runId), "git-view", "check"),
+    identity: state.identity,
+  });
   const enforcements: Enforcement[] = [];
   // Only the user's own checkout (the checks after integration) keeps a dependency dir it has: in a tree spot
   // made, a dir that is already there came from the worker's diff, and the real one is bound over it.
@@ -86,6 +91,8 @@ export async function checkLaunch(
         cwd,
         tools: resolveTools([command.argv[0]], host.home),
         binds,
+        // spot's Python guard (one sitecustomize.py), which the checks' PYTHONPATH names.
+        spotFiles: exists(PYTHON_GUARD_DIR) ? [PYTHON_GUARD_DIR] : [],
         home: { path: CHECK_HOME },
         env: checkEnv(ctx, command),
         network: { mode: "none" },

@@ -8,6 +8,8 @@ import { dirname, fromFileUrl, isAbsolute, join, resolve } from "../base/path.ts
 import { pathDirs, realPathOrNull, type SystemView, systemView, within } from "../sandbox/host_paths.ts";
 import { holdsCredentials, resolveTools, type Tool } from "../sandbox/tool_roots.ts";
 import type { LockSnapshot } from "../verify/locked.ts";
+import { buildGitView, type GitLayout, type GitView } from "../git/sandbox_view.ts";
+import type { Identity } from "../git/git.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { readBaseline } from "../store/baseline.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -41,6 +43,10 @@ export interface HostFacts {
   baseTools: Tool[];
   /** spot's own checkout, or null when it holds a credential file. */
   spotRoot: string | null;
+  /** spot's own `.git` dir inside that checkout, hidden under an empty tmpfs where the checkout is shown. */
+  spotGitDir?: string | null;
+  /** The backend can mount (bwrap): a view is laid over a real path; otherwise reads are granted by path. */
+  mounts?: boolean;
   /** What must never be visible, real paths: the user's HOME, spot's state and caches, the checkout. */
   keepOut: string[];
   /** prlimit inside the sandbox, or null (then `ulimit` in sh). */
@@ -53,10 +59,13 @@ export interface HostFacts {
 
 /** What is true of the directory a step works in. */
 export interface CwdFacts {
-  /** The checkout's `.git` (file or dir), or null. */
+  /** The checkout's `.git` file, bound read-only in place; null when there is none or it is a directory. */
   dotGit: string | null;
-  /** The git dirs behind a linked worktree's `.git` file (its own and the common one). */
-  gitDirs: string[];
+  /**
+   * spot's view of the git dir (git/sandbox_view.ts), shown in place of the real one: objects and the
+   * checkout's own metadata, never the parent's config, hooks or info. Null without git metadata.
+   */
+  gitView: GitView | null;
   /** Locked files that can be bound read-only (real files under real directories), absolute. */
   locked: string[];
 }
@@ -69,16 +78,22 @@ function lstat(path: string): Deno.FileInfo | null {
   }
 }
 
-/** The checkout's `.git` (file or dir) and the git directories behind it. */
-export function gitLayout(dir: string): { dotGit: string | null; gitDirs: string[] } {
+/**
+ * The checkout's `.git` (file or dir) and the git directories behind it; null without a usable one (none,
+ * a symlink, a pointer that leads nowhere).
+ */
+export function gitLayout(dir: string): GitLayout | null {
   const dotGit = join(dir, ".git");
   const info = lstat(dotGit);
-  if (!info || info.isSymlink) return { dotGit: null, gitDirs: [] };
-  if (info.isDirectory) return { dotGit, gitDirs: [] };
+  if (!info || info.isSymlink) return null;
+  if (info.isDirectory) {
+    const real = realPathOrNull(dotGit) ?? dotGit;
+    return { dotGit, gitDir: real, commonDir: real };
+  }
   const pointer = Deno.readTextFileSync(dotGit).match(/^gitdir:\s*(.+)$/m)?.[1]?.trim();
-  if (!pointer) return { dotGit, gitDirs: [] };
+  if (!pointer) return null;
   const gitDir = realPathOrNull(resolve(dir, pointer));
-  if (!gitDir) return { dotGit, gitDirs: [] };
+  if (!gitDir) return null;
   let common = gitDir;
   try {
     common = realPathOrNull(resolve(gitDir, Deno.readTextFileSync(join(gitDir, "commondir")).trim())) ??
@@ -86,7 +101,7 @@ export function gitLayout(dir: string): { dotGit: string | null; gitDirs: string
   } catch {
     // No commondir file: the git dir is its own common dir.
   }
-  return { dotGit, gitDirs: [...new Set([common, gitDir])] };
+  return { dotGit, gitDir, commonDir: common };
 }
 
 /** A locked file can be bound only if it and every directory up to the checkout are real, not links. */
@@ -100,11 +115,21 @@ function bindable(cwd: string, rel: string): string | null {
   return path;
 }
 
-export function cwdFacts(cwd: string, lockedFiles: string[]): CwdFacts {
-  const git = gitLayout(cwd);
-  const locked = lockedFiles.slice(0, MAX_PROTECTED).map((rel) => bindable(cwd, rel))
+/**
+ * The facts of the checkout a step works in. Its git dir is shown as a view spot builds in `viewDir`
+ * (emptied and rebuilt for each launch), so the parent's config, hooks and info never reach the step.
+ */
+export async function cwdFacts(
+  cwd: string,
+  options: { lockedFiles: string[]; viewDir: string; identity: Identity },
+): Promise<CwdFacts> {
+  const layout = gitLayout(cwd);
+  const locked = options.lockedFiles.slice(0, MAX_PROTECTED).map((rel) => bindable(cwd, rel))
     .filter((p): p is string => p !== null);
-  return { ...git, locked };
+  if (!layout) return { dotGit: null, gitView: null, locked };
+  const gitView = await buildGitView(layout, { viewDir: options.viewDir, identity: options.identity });
+  // A `.git` file is bound in place; a `.git` dir is covered by the view itself.
+  return { dotGit: lstat(layout.dotGit)?.isFile ? layout.dotGit : null, gitView, locked };
 }
 
 /** What must never be visible: the user's HOME, spot's state and caches (other worktrees), the checkout. */
@@ -135,6 +160,8 @@ export function hostFacts(ctx: SpotContext, box: RunSandbox, sourceRoot: string)
     deno: Deno.execPath(),
     baseTools: resolveTools([Deno.execPath(), ...(box.probe?.prlimit ? [box.probe.prlimit] : [])], home),
     spotRoot: holdsCredentials(SPOT_ROOT) ? null : SPOT_ROOT,
+    spotGitDir: lstat(join(SPOT_ROOT, ".git"))?.isDirectory ? join(SPOT_ROOT, ".git") : null,
+    mounts: box.backend.name === "bwrap",
     keepOut: keepOutPaths(ctx, sourceRoot),
     prlimit: box.probe?.prlimit ?? null,
     shell: box.shell,

@@ -4,6 +4,7 @@
  * to the allowlisted registries. Without an OS sandbox there is no proxy to
  * force: the command gets the network the user has, and the run records it.
  */
+import { join } from "../base/path.ts";
 import { resolveTools } from "../sandbox/tool_roots.ts";
 import { which } from "../sandbox/which.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -74,7 +75,11 @@ export async function runSetupCommand(
         },
       },
       host,
-      cwdFacts(options.cwd, []),
+      await cwdFacts(options.cwd, {
+        lockedFiles: [],
+        viewDir: join(ctx.store.dir(state.runId), "git-view", "setup"),
+        identity: state.identity,
+      }),
     );
     enforcement = box.backend.enforcement(policy, { uid: effectiveUid() });
     command = { ...command, argv: box.backend.wrap(policy, command.argv), env: {} };

@@ -7,7 +7,7 @@
  * network. Pure: the sandbox backend turns the result into an argv, and
  * `backend.enforcement(policy)` says what the run got.
  */
-import { safeReadRoots, within } from "../sandbox/host_paths.ts";
+import { safeReadRoots } from "../sandbox/host_paths.ts";
 import { type Tool, toolLinks, toolReadRoots } from "../sandbox/tool_roots.ts";
 import {
   DEFAULT_LIMITS,
@@ -34,11 +34,16 @@ export interface StepRequest {
   tools: Tool[];
   /** Directories shown read-only at another path (dependency dirs), decided by the caller. */
   binds?: { from: string; to: string }[];
+  /** spot's own files the command needs (the checks' Python guard), shown read-only where they are. */
+  spotFiles?: string[];
   /** The private HOME (an empty tmpfs) and the files written into it beforehand. */
   home: { path: string; files?: string[] };
   env: Record<string, string>;
   network: NetworkPolicy;
 }
+
+/** An empty tmpfs laid over spot's own `.git` dir: nothing is meant to be written there. */
+const SPOT_GIT_COVER_BYTES = 1024 * 1024;
 
 /** Worker turns see spot's own checkout read-only: the replay worker and test fixtures run from it. */
 function showsSpotRoot(kind: StepKind): boolean {
@@ -78,9 +83,10 @@ function writesCwd(request: StepRequest): boolean {
 
 export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdFacts): SandboxPolicy {
   const writable = [...(writesCwd(request) ? [request.cwd] : []), ...(request.writable ?? [])];
+  const shownSpotRoot = showsSpotRoot(request.kind) ? host.spotRoot : null;
   const candidates = [
     ...host.pathDirs,
-    ...(showsSpotRoot(request.kind) && host.spotRoot ? [host.spotRoot] : []),
+    ...(shownSpotRoot ? [shownSpotRoot] : []),
     ...(host.denoDir ? [host.denoDir] : []),
   ];
   const readOnly = [
@@ -88,14 +94,17 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     ...(writesCwd(request) ? [] : [request.cwd]),
     ...safeReadRoots(candidates, host.keepOut, writable),
     ...toolReadRoots([...request.tools, ...host.baseTools], host.keepOut, writable),
-    ...cwd.gitDirs.filter((d) => !within(d, request.cwd)),
     ...safeReadRoots(request.readOnly ?? [], host.keepOut, writable),
     ...(request.home.files ?? []),
+    ...(request.spotFiles ?? []),
+    // Without mounts, the git view is granted path by path and git is pointed at it.
+    ...(!host.mounts && cwd.gitView ? cwd.gitView.grants.readOnly : []),
   ];
   const env: Record<string, string> = {
     TMPDIR: "/tmp",
     ...request.env,
     ...proxyEnv(request.network),
+    ...(!host.mounts && cwd.gitView ? cwd.gitView.grants.env : {}),
     HOME: request.home.path,
   };
   if (host.denoDir && readOnly.includes(host.denoDir)) env.DENO_DIR = host.denoDir;
@@ -109,10 +118,15 @@ export function buildStepPolicy(request: StepRequest, host: HostFacts, cwd: CwdF
     writable,
     // Under a read-only worktree there is nothing left to protect.
     protected: writesCwd(request) ? [...(cwd.dotGit ? [cwd.dotGit] : []), ...cwd.locked] : [],
-    binds: request.binds ?? [],
+    // The git dir as spot's view of it (objects and the checkout's own metadata), never the parent's whole.
+    binds: [...(request.binds ?? []), ...(host.mounts && cwd.gitView ? cwd.gitView.binds : [])],
     scratch: [
       { path: "/tmp", sizeBytes: TMP_SIZE_BYTES },
       { path: request.home.path, sizeBytes: HOME_SIZE_BYTES },
+      // spot's own repository config (a clone's remote URL, its credentials) is not the worker's to read.
+      ...(host.mounts && shownSpotRoot && host.spotGitDir && readOnly.includes(shownSpotRoot)
+        ? [{ path: host.spotGitDir, sizeBytes: SPOT_GIT_COVER_BYTES }]
+        : []),
     ],
     env,
     network: request.network,

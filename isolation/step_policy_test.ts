@@ -14,11 +14,27 @@ const HOST: HostFacts = {
   keepOut: ["/home/u", "/state", "/cache", "/repo"],
   prlimit: "/usr/bin/prlimit",
   shell: "/usr/bin/sh",
+  mounts: true,
   bridgeScript: "/opt/spot/sandbox/bridge.ts",
 };
 const CWD = {
   dotGit: "/wt/.git",
-  gitDirs: ["/repo/.git", "/repo/.git/worktrees/wt"],
+  gitView: {
+    binds: [
+      { from: "/state/runs/r/git-view/check", to: "/repo/.git" },
+      { from: "/repo/.git/objects", to: "/repo/.git/objects" },
+      { from: "/repo/.git/worktrees/wt", to: "/repo/.git/worktrees/wt" },
+    ],
+    grants: {
+      readOnly: [
+        "/state/runs/r/git-view/check",
+        "/repo/.git/objects",
+        "/repo/.git/worktrees/wt",
+        "/repo/.git/refs",
+      ],
+      env: { GIT_COMMON_DIR: "/state/runs/r/git-view/check", GIT_OBJECT_DIRECTORY: "/repo/.git/objects" },
+    },
+  },
   locked: ["/wt/test.ts"],
 };
 
@@ -47,11 +63,22 @@ Deno.test("buildStepPolicy() gives a check its checkout writable, .git and locke
   assert.equal(policy.shell, "/usr/bin/sh");
 });
 
-Deno.test("buildStepPolicy() shows the git dirs behind the worktree, never the checkout, HOME or spot's state", () => {
+Deno.test("buildStepPolicy() shows spot's view of the git dir, never the checkout, HOME or spot's state", () => {
   const policy = buildStepPolicy(check(), HOST, CWD);
-  for (const dir of ["/repo/.git", "/repo/.git/worktrees/wt", "/usr", "/opt/tools/bin", "/opt/deno"]) {
+  for (const dir of ["/usr", "/opt/tools/bin", "/opt/deno"]) {
     assert.ok(policy.readOnly.includes(dir), dir);
   }
+  assert.deepEqual(policy.binds, CWD.gitView.binds, "the view, its objects and the worktree's own git dir");
+  for (const dir of ["/repo/.git", "/repo/.git/worktrees/wt"]) {
+    assert.ok(!policy.readOnly.includes(dir), `${dir} is never shown whole`);
+  }
+  assert.equal(policy.env.GIT_COMMON_DIR, undefined, "mounted, git needs no pointer");
+  // A backend without mounts (Seatbelt) grants the view's paths and points git at them instead.
+  const granted = buildStepPolicy(check(), { ...HOST, mounts: false }, CWD);
+  assert.deepEqual(granted.binds, []);
+  for (const path of CWD.gitView.grants.readOnly) assert.ok(granted.readOnly.includes(path), path);
+  assert.ok(!granted.readOnly.includes("/repo/.git"), "never the common dir whole");
+  assert.equal(granted.env.GIT_COMMON_DIR, "/state/runs/r/git-view/check");
   for (const hidden of ["/home/u", "/repo", "/state", "/cache", "/"]) {
     assert.ok(!policy.readOnly.includes(hidden), hidden);
   }
@@ -68,6 +95,21 @@ Deno.test("buildStepPolicy() shows spot's own checkout to worker turns only", ()
     assert.ok(policy.readOnly.includes("/opt/spot"), kind);
     assert.ok(policy.readOnly.includes("/run/h/cfg"), "files written into the private HOME stay visible");
   }
+});
+
+Deno.test("buildStepPolicy() covers spot's own .git dir with an empty tmpfs wherever its checkout is shown", () => {
+  const host = { ...HOST, spotGitDir: "/opt/spot/.git" };
+  const worker = buildStepPolicy(check({ kind: "worker" }), host, CWD);
+  assert.ok(
+    worker.scratch.some((s) => s.path === "/opt/spot/.git"),
+    "the worker never reads spot's git config",
+  );
+  assert.ok(!buildStepPolicy(check(), host, CWD).scratch.some((s) => s.path === "/opt/spot/.git"));
+  const hidden = buildStepPolicy(check({ kind: "worker" }), { ...host, keepOut: ["/opt/spot/x"] }, CWD);
+  assert.ok(
+    !hidden.scratch.some((s) => s.path === "/opt/spot/.git"),
+    "nothing where the checkout is not shown",
+  );
 });
 
 Deno.test("buildStepPolicy() drops command-line paths that would show too much, and keeps the rest", () => {

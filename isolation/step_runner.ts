@@ -11,6 +11,8 @@ import { which } from "../sandbox/which.ts";
 import type { StepMessage } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
 import { writeJsonAtomic } from "../store/files.ts";
+import { takeLease } from "../store/ledger.ts";
+import { startTicks } from "../base/proc_table.ts";
 
 /** A step gets this long to stop its own children after SIGTERM before we SIGKILL it. */
 const STEP_KILL_GRACE_MS = 5_000;
@@ -82,9 +84,13 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
   const argv = denoRunArgv(Deno.execPath(), policy, [specFile]);
   const env = { ...run.env, DENO_DIR: denoDir(ctx.env), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
   const activeFile = ctx.store.file(run.runId, "active-step.json");
+  // The step's process group, recorded as it starts (and the worker's once the step starts it), so the next
+  // verb on the run ends a step that a `kill -9` of spot orphaned (store/ledger.ts).
+  const lease = await takeLease(dir, { kind: "process", what: `${run.kind} step`, processes: [] });
   // Messages are handled in order, even when a handler awaits.
   let chain = Promise.resolve();
   let stepPid = 0;
+  let stepStart: number | null = null;
   const result = await spawnProcess(argv, {
     env,
     cwd: dir,
@@ -93,6 +99,8 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
     killGraceMs: STEP_KILL_GRACE_MS,
     onSpawn: (pid) => {
       stepPid = pid;
+      stepStart = startTicks(pid);
+      chain = chain.then(() => lease.update({ processes: [{ pid, start: stepStart }] }));
       chain = chain.then(() => writeJsonAtomic(activeFile, { stepId, kind: run.kind, pid, at: ctx.now() }));
       chain = chain.then(() =>
         ctx.store.event(run.runId, { type: "step_start", step: run.kind, stepId, pid })
@@ -106,6 +114,8 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
         return;
       }
       if (message.t === "started") {
+        const child = { pid: message.pid, start: startTicks(message.pid) };
+        chain = chain.then(() => lease.update({ processes: [{ pid: stepPid, start: stepStart }, child] }));
         chain = chain.then(() =>
           writeJsonAtomic(activeFile, {
             stepId,
@@ -121,6 +131,7 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
   });
   await chain;
   await Deno.remove(activeFile).catch(() => {});
+  await lease.release();
   const sandbox: SandboxLevel = run.sandbox ?? "deno-permissions";
   await ctx.store.step(run.runId, {
     stepId,

@@ -72,6 +72,8 @@ export interface WorkerSandboxOptions {
   timeoutMs: number;
   /** A research turn whose CLI has web tools: the hosts they may reach (none: every fetch refused). */
   web?: { hosts: string[] };
+  /** Files spot hands the turn (under the run dir), shown read-only. */
+  attachments?: string[];
 }
 
 /** One line for the run's events: where the research turn's web tools may go, and where that is recorded. */
@@ -232,6 +234,8 @@ export async function workerSandbox(
             writable: [...paths.writable, ...homeFiles.writable],
             readOnly: [
               ...vetPlanPaths(paths.readOnly, host.home),
+              // spot's own files for the turn: only those under the run dir, never the run dir itself.
+              ...(options.attachments ?? []).filter((f) => within(f, runDir) && f !== runDir),
               ...vetProfileRoots(options.profile?.readRoots, host),
             ],
             tools: resolveTools([options.binary], host.home),
@@ -246,7 +250,11 @@ export async function workerSandbox(
             network: net,
           },
           host,
-          cwdFacts(state.worktreePath, await lockedFiles(ctx, state)),
+          await cwdFacts(state.worktreePath, {
+            lockedFiles: await lockedFiles(ctx, state),
+            viewDir: join(runDir, "git-view", options.kind),
+            identity: state.identity,
+          }),
         );
         return {
           argv: box.backend.wrap(policy, plan.argv),

@@ -1,7 +1,7 @@
 /** A legal transition, persisted and logged: the table decides whether, the store keeps the result. */
 import type { RunState, Status } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
-import { followUpTransition, nothingToIntegrateTransition, transition } from "./state_table.ts";
+import { finishTurnTransition, followUpTransition, transition } from "./state_table.ts";
 
 export async function moveRun(
   ctx: Pick<SpotContext, "store" | "now">,
@@ -28,14 +28,14 @@ export async function resumeRun(
   return next;
 }
 
-/** A job's read-only task whose turn changed nothing: verifying straight to its end (integrated, empty). */
+/** A turn with nothing to land that ended well (a job's read-only task, a brief): verifying to succeeded. */
 export async function finishEmptyRun(
   ctx: Pick<SpotContext, "store" | "now">,
   state: RunState,
   reason: string,
 ): Promise<RunState> {
-  const next = nothingToIntegrateTransition(state, reason, ctx.now());
+  const next = finishTurnTransition(state, reason, ctx.now());
   await ctx.store.save(next);
-  await ctx.store.event(state.runId, { type: "transition", from: state.status, to: "integrated", reason });
+  await ctx.store.event(state.runId, { type: "transition", from: state.status, to: "succeeded", reason });
   return next;
 }

@@ -5,18 +5,25 @@
 import { SpotError } from "../errors.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
 
+/**
+ * Every run that has not landed or succeeded may be dropped (`discarded`, `spot discard`): a failed or
+ * blocked run too, whose work would otherwise wait on its branch for ever. `succeeded` is reached only by
+ * `finishTurnTransition`, never by a forward move.
+ */
 const FORWARD: Readonly<Record<Status, readonly Status[]>> = {
-  prepared: ["running", "failed", "blocked"],
-  running: ["verifying", "failed", "blocked"],
-  verifying: ["selfReviewing", "reviewing", "failed", "blocked"],
-  selfReviewing: ["reviewing", "failed", "blocked"],
-  reviewing: ["revising", "approved", "failed", "blocked"],
-  revising: ["verifying", "failed", "blocked"],
-  approved: ["committed", "failed", "blocked"],
-  committed: ["integrated", "blocked"],
+  prepared: ["running", "failed", "blocked", "discarded"],
+  running: ["verifying", "failed", "blocked", "discarded"],
+  verifying: ["selfReviewing", "reviewing", "failed", "blocked", "discarded"],
+  selfReviewing: ["reviewing", "failed", "blocked", "discarded"],
+  reviewing: ["revising", "approved", "failed", "blocked", "discarded"],
+  revising: ["verifying", "failed", "blocked", "discarded"],
+  approved: ["committed", "failed", "blocked", "discarded"],
+  committed: ["integrated", "blocked", "discarded"],
   integrated: [],
-  failed: [],
-  blocked: [],
+  succeeded: [],
+  failed: ["discarded"],
+  blocked: ["discarded"],
+  discarded: [],
 };
 
 /** Moves only `recover` may make, back into a resumable phase. */
@@ -34,6 +41,8 @@ const RECOVERY: Readonly<Partial<Record<Status, readonly Status[]>>> = {
  */
 const FOLLOW_UP: Readonly<Partial<Record<Status, readonly Status[]>>> = {
   verifying: ["running"],
+  // A brief's turn ends its run `succeeded`; a follow-up turn takes it up again in the same worktree.
+  succeeded: ["running"],
 };
 
 export function canTransition(from: Status, to: Status): boolean {
@@ -44,8 +53,11 @@ export function canRecover(from: Status, to: Status): boolean {
   return RECOVERY[from]?.includes(to) ?? false;
 }
 
+/** Moves into these keep the run's failure and interruption on record; any other move clears them. */
+const KEEPS_TROUBLE: ReadonlySet<Status> = new Set(["failed", "blocked", "discarded"]);
+
 function apply(state: RunState, to: Status, reason: string, at: string): RunState {
-  const leavesTrouble = to !== "failed" && to !== "blocked";
+  const leavesTrouble = !KEEPS_TROUBLE.has(to);
   return {
     ...state,
     status: to,
@@ -73,18 +85,19 @@ export function followUpTransition(state: RunState, reason: string, at: string):
   if (!FOLLOW_UP[state.status]?.includes("running")) {
     throw new SpotError(
       "STATE_INVALID",
-      `Cannot send a follow-up turn to run "${state.runId}": it is ${state.status}, and a follow-up needs verifying (a finished worker turn nobody has verified yet)`,
-      { details: { runId: state.runId, status: state.status, allowed: ["verifying"] } },
+      `Cannot send a follow-up turn to run "${state.runId}": it is ${state.status}, and a follow-up needs verifying or succeeded (a finished worker turn nobody has verified yet, or a brief's)`,
+      { details: { runId: state.runId, status: state.status, allowed: ["verifying", "succeeded"] } },
     );
   }
   return apply(state, "running", reason, at);
 }
 
 /**
- * The one move a job's read-only task makes (a scout, planner, reviewer or research run, docs/jobs.md): its
- * turn finished and changed nothing, so there is nothing to review or integrate; the run ends, freeing its slot.
+ * The one move into `succeeded`: a turn whose answer is the result and that has nothing to land ended well (a
+ * job's read-only task: a scout, planner, reviewer or research run, docs/jobs.md; a brief agent's turn,
+ * docs/agents.md). Nothing is reviewed or integrated; the run ends, freeing its slot.
  */
-export function nothingToIntegrateTransition(state: RunState, reason: string, at: string): RunState {
+export function finishTurnTransition(state: RunState, reason: string, at: string): RunState {
   if (state.status !== "verifying") {
     throw new SpotError(
       "STATE_INVALID",
@@ -92,7 +105,7 @@ export function nothingToIntegrateTransition(state: RunState, reason: string, at
       { details: { runId: state.runId, status: state.status, allowed: ["verifying"] } },
     );
   }
-  return apply(state, "integrated", reason, at);
+  return apply(state, "succeeded", reason, at);
 }
 
 /** The state after a recovery move; throws STATE_INVALID otherwise. */

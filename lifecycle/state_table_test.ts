@@ -5,8 +5,8 @@ import { type RunState, Status } from "../schemas/run_state.ts";
 import {
   canRecover,
   canTransition,
+  finishTurnTransition,
   followUpTransition,
-  nothingToIntegrateTransition,
   recoverTransition,
   requireStatus,
   transition,
@@ -18,17 +18,19 @@ const ALL: readonly Status[] = Status.options;
 
 /** The lifecycle as the spec states it; the table under test must match it exactly. */
 const EXPECTED_FORWARD: Record<Status, Status[]> = {
-  prepared: ["running", "failed", "blocked"],
-  running: ["verifying", "failed", "blocked"],
-  verifying: ["selfReviewing", "reviewing", "failed", "blocked"],
-  selfReviewing: ["reviewing", "failed", "blocked"],
-  reviewing: ["revising", "approved", "failed", "blocked"],
-  revising: ["verifying", "failed", "blocked"],
-  approved: ["committed", "failed", "blocked"],
-  committed: ["integrated", "blocked"],
+  prepared: ["running", "failed", "blocked", "discarded"],
+  running: ["verifying", "failed", "blocked", "discarded"],
+  verifying: ["selfReviewing", "reviewing", "failed", "blocked", "discarded"],
+  selfReviewing: ["reviewing", "failed", "blocked", "discarded"],
+  reviewing: ["revising", "approved", "failed", "blocked", "discarded"],
+  revising: ["verifying", "failed", "blocked", "discarded"],
+  approved: ["committed", "failed", "blocked", "discarded"],
+  committed: ["integrated", "blocked", "discarded"],
   integrated: [],
-  failed: [],
-  blocked: [],
+  succeeded: [],
+  failed: ["discarded"],
+  blocked: ["discarded"],
+  discarded: [],
 };
 
 function makeState(status: Status, overrides: Partial<RunState> = {}): RunState {
@@ -105,7 +107,7 @@ Deno.test("transition() accepts every forward edge of the lifecycle and records 
       edges++;
     }
   }
-  assert.equal(edges, 25);
+  assert.equal(edges, 35);
 });
 
 Deno.test("transition() refuses every move that is not a forward edge, with STATE_INVALID", () => {
@@ -130,10 +132,13 @@ Deno.test("transition() refuses approve before verify (prepared -> approved)", (
   assert.equal(transition(makeState("reviewing"), "approved", "ok", LATER).status, "approved");
 });
 
-Deno.test("transition() refuses any move out of integrated", () => {
-  for (const to of ALL) {
-    assertStateInvalid(() => transition(makeState("integrated"), to, "x", LATER), `integrated -> ${to}`);
+Deno.test("transition() refuses any move out of integrated, succeeded or discarded", () => {
+  const ends: Status[] = ["integrated", "succeeded", "discarded"];
+  for (const f of ends) {
+    for (const t of ALL) assertStateInvalid(() => transition(makeState(f), t, "x", LATER), f);
   }
+  // A discarded run keeps the failure it was dropped with.
+  assert.notEqual(transition(troubled("failed"), "discarded", "dropped", LATER).failure, null);
 });
 
 Deno.test("transition() refuses failed -> running", () => {
@@ -273,24 +278,17 @@ Deno.test("requireStatus() throws STATE_INVALID naming the command, the current 
   }
 });
 
-Deno.test("followUpTransition() takes only a verifying run back to running", () => {
+Deno.test("followUpTransition() takes only a verifying or succeeded run back to running", () => {
   assert.equal(followUpTransition(makeState("verifying"), "follow-up", LATER).status, "running");
-  for (const status of ALL.filter((s) => s !== "verifying")) {
-    assert.throws(
-      () => followUpTransition(makeState(status), "follow-up", LATER),
-      (e) => isSpotError(e, "STATE_INVALID"),
-      status,
-    );
+  assert.equal(followUpTransition(makeState("succeeded"), "follow-up", LATER).status, "running");
+  for (const status of ALL.filter((s) => s !== "verifying" && s !== "succeeded")) {
+    assertStateInvalid(() => followUpTransition(makeState(status), "follow-up", LATER), status);
   }
 });
 
-Deno.test("nothingToIntegrateTransition() ends only a verifying run, as integrated", () => {
-  assert.equal(nothingToIntegrateTransition(makeState("verifying"), "scout", LATER).status, "integrated");
+Deno.test("finishTurnTransition() ends only a verifying run, as succeeded, never integrated", () => {
+  assert.equal(finishTurnTransition(makeState("verifying"), "scout", LATER).status, "succeeded");
   for (const status of ALL.filter((s) => s !== "verifying")) {
-    assert.throws(
-      () => nothingToIntegrateTransition(makeState(status), "scout", LATER),
-      (e) => isSpotError(e, "STATE_INVALID"),
-      status,
-    );
+    assertStateInvalid(() => finishTurnTransition(makeState(status), "scout", LATER), status);
   }
 });

@@ -2,6 +2,7 @@
 import { basename, join } from "../base/path.ts";
 import { gitCommonDir } from "../git/repo.ts";
 import { addWorktree, snapshotDirtySource, type WorktreeRef } from "../git/worktree.ts";
+import { tempIndexPath } from "../git/temp_index.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 
@@ -10,7 +11,7 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
   const worktree = await addWorktree(state.sourceRoot, {
     path: state.worktreePath,
     branch: state.workerBranch,
-    base: state.startCommit ?? state.baseRevision,
+    base: state.checkoutCommit ?? state.startCommit ?? state.baseRevision,
   });
   let next: RunState = { ...state, worktreeGitDir: worktree.gitDir };
   if (state.startCommit) {
@@ -22,7 +23,7 @@ export async function materializeWorktree(ctx: SpotContext, state: RunState): Pr
       worktree,
       runId: state.runId,
       identity: state.identity,
-      indexFile: ctx.store.file(state.runId, ".snapshot.index"),
+      indexFile: tempIndexPath(ctx.store.dir(state.runId), "snapshot"),
     });
     next = { ...next, ...snap };
   }

@@ -219,7 +219,9 @@ export const Config = z.object({
     .describe("OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none"),
   // Failures exit with spot's codes (2-6), or pi-worker's (2 for usage, else 1); SPOT_EXIT_CODES overrides.
   // No `describe`: the generated types sit at the file-size limit (docs/config.md says it instead).
-  exitCodes: z.enum(["spot", "pi-worker"]).optional(),
+  exitCodes: z.enum(["spot", "pi-worker"]).optional().describe(
+    "exit codes: spot's (2-6 by kind, the default) or the original pi-worker's (1 for every error, 2 for usage)",
+  ),
   limits: Limits.default(Limits.parse({})).describe("Time, size and retry bounds of a run"),
   selfReview: SelfReviewConfig.default(SelfReviewConfig.parse({}))
     .describe("When the worker pre-digests its diff for the parent's review"),

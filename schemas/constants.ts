@@ -17,6 +17,8 @@ export const RUN_STATUSES = [
   "approved",
   "committed",
   "integrated",
+  "succeeded",
   "failed",
   "blocked",
+  "discarded",
 ] as const;

@@ -8,7 +8,18 @@ import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
-export const TERMINAL: ReadonlySet<Status> = new Set(["integrated", "failed", "blocked"]);
+/**
+ * The ends of a run: `integrated` (its work landed), `succeeded` (a turn with nothing to land ended well: a
+ * job's read-only task, a brief agent's turn), `failed`, `blocked` (a gate stopped it; the work is kept on its
+ * branch), `discarded` (dropped on purpose: `spot discard`, its diff kept in `diff.patch`).
+ */
+export const TERMINAL: ReadonlySet<Status> = new Set([
+  "integrated",
+  "succeeded",
+  "failed",
+  "blocked",
+  "discarded",
+]);
 
 export type Caller =
   | "trae"
@@ -41,6 +52,8 @@ export interface SourceFingerprint {
   digest: string;
 }
 
+export type RunOwner = { kind: "agent"; name: string } | { kind: "job"; jobId: string; task: string };
+
 export interface RunState {
   schemaVersion: 1;
   /** Set on a run the original pi-worker wrote: spot shows it, never drives it (absent on spot's own). */
@@ -65,8 +78,15 @@ export interface RunState {
   snapshotCommit: string | null;
   /** A job's base (graphs/launch/base.ts): the worktree starts here and takes no snapshot of its own. */
   startCommit?: string;
+  /**
+   * A job task's worktree files start here instead of at `startCommit`, which stays the base its diff is
+   * measured from (a repair continuing its earlier attempt's verified work).
+   */
+  checkoutCommit?: string;
   /** A job builder's run that succeeded and waits for its job's integration: it holds no run slot. */
   awaitingJob?: string;
+  /** Who drives the run besides its parent's commands: a named agent's driver, or a job's coordinator. */
+  owner?: RunOwner;
   /** Set by spot for the worker and the checks (a job task's ports and compose project, graphs/launch/ports.ts). */
   workspaceEnv?: Record<string, string>;
   worktreeReady: boolean;

@@ -4,7 +4,7 @@
  * the one POST (re-probe the worker CLIs) needs the page's CSRF token.
  */
 import { Hono } from "hono";
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
 import type { Context } from "hono";
 import type { EnvReader, SpotPaths } from "../store/paths.ts";
 import type { RunIndex } from "../store/run_index.ts";
@@ -13,7 +13,7 @@ import appJs from "./assets/app.js" with { type: "text" };
 import css from "./assets/app.css" with { type: "text" };
 import type { VersionRunner } from "./connections.ts";
 import { Dashboard } from "./dashboard.ts";
-import { type DashQuery, parseDashQuery } from "./dash_query.ts";
+import { dashHref, type DashQuery, parseDashQuery } from "./dash_query.ts";
 import { type Binding, checkRequest, SECURITY_HEADERS } from "./guard.ts";
 import { addJobRoutes } from "./jobs/routes.ts";
 import { eventsRoute } from "./sse.ts";
@@ -21,6 +21,12 @@ import type { Html } from "./views/format.ts";
 import { renderConnections } from "./views/connections.ts";
 import { renderLivePage } from "./views/page.ts";
 import { renderRunsPanel, RowCache } from "./views/runs.ts";
+import { renderPlotsPanel } from "./plots/runs_plots.ts";
+import { PlotCache } from "./plots/plot_cache.ts";
+import { loadCharts } from "./plots/figure.ts";
+import { cleanTransitions, runPhases } from "./plots/phases.ts";
+import { loadRunDetail } from "./detail.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 
 /** New events reach the page within about this long. */
 export const POLL_MS = 500;
@@ -57,6 +63,7 @@ export function createApp(deps: AppDeps): Hono {
   const signal = deps.signal ?? new AbortController().signal;
   const startedAt = Date.now();
   const rows = new RowCache();
+  const plotCache = new PlotCache();
 
   app.use("*", async (c, next) => {
     const verdict = checkRequest(c.req.raw, { binding: deps.binding, csrfToken });
@@ -73,16 +80,38 @@ export function createApp(deps: AppDeps): Hono {
     return fn(parsed.query);
   }
 
-  async function panels(q: DashQuery): Promise<{ runs: Html; connections: Html }> {
-    const empty = html``;
-    const runs = q.panel === "connections" ? empty : renderRunsPanel(await dashboard.runs(q), rows);
-    const connections = q.panel === "runs"
-      ? empty
-      : renderConnections(await dashboard.connections().catch(() => null));
-    return { runs, connections };
+  /** The plots panel, drawn again only when the index changed (and not too often; plots/plot_cache.ts). */
+  async function plots(q: DashQuery): Promise<Html> {
+    await deps.index.refresh();
+    // Loaded before the cache times a drawing: the one-off import is not what spaces drawings out.
+    await loadCharts();
+    const view = { ...q, expand: [], page: 1 };
+    return raw(
+      await plotCache.get(dashHref(view), deps.index.generation(), async () =>
+        renderPlotsPanel({
+          entries: await dashboard.plotted(),
+          by: q.by,
+          byHref: (by) => dashHref(view, { by }),
+        })),
+    );
   }
 
-  app.get("/", (c) => withQuery(c, async (q) => c.html(renderLivePage(await panels(q), csrfToken))));
+  async function panels(q: DashQuery): Promise<{ runs: Html; plots: Html; connections: Html }> {
+    const empty = html``;
+    const show = (p: DashQuery["panel"]) => q.panel === "all" || q.panel === p;
+    const runs = show("runs") ? renderRunsPanel(await dashboard.runs(q), rows) : empty;
+    const plotsPanel = show("plots") ? await plots(q) : empty;
+    const connections = show("connections")
+      ? renderConnections(await dashboard.connections().catch(() => null))
+      : empty;
+    return { runs, plots: plotsPanel, connections };
+  }
+
+  app.get(
+    "/",
+    (c) =>
+      withQuery(c, async (q) => c.html(renderLivePage(await panels(q), csrfToken, { static: q.static }))),
+  );
 
   app.get("/assets/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }));
   app.get("/assets/app.css", (c) => c.body(css, 200, { "content-type": "text/css; charset=utf-8" }));
@@ -90,7 +119,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/api/fragment", (c) =>
     withQuery(c, async (q) => {
       const p = await panels(q);
-      return c.html(html`${p.runs}${p.connections}`);
+      return c.html(html`${p.plots}${p.runs}${p.connections}`);
     }));
 
   app.get("/api/runs", (c) =>
@@ -115,6 +144,23 @@ export function createApp(deps: AppDeps): Hono {
         })),
       });
     }));
+
+  app.get("/api/runs/:runId", async (c) => {
+    const id = c.req.param("runId");
+    const detail = RUN_ID_PATTERN.test(id) ? await loadRunDetail(deps.paths, id) : null;
+    if (!detail) return problem(c, 404, "RUN_NOT_FOUND", `No run "${id.slice(0, 100)}" on this dashboard`);
+    const s = detail.state;
+    return c.json({
+      ok: true,
+      generatedAt: dashboard.now().toISOString(),
+      run: {
+        runId: s.runId,
+        status: s.status,
+        transitions: cleanTransitions(s.transitions),
+        phases: runPhases(s.transitions, detail.readAt ?? dashboard.now(), s.status),
+      },
+    });
+  });
 
   app.get("/api/connections", async (c) => c.json({ ok: true, ...(await dashboard.connections()) }));
   app.post(

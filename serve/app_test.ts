@@ -135,3 +135,40 @@ Deno.test("GET /api/runs filters by caller and status and paginates", async () =
     assert.equal(codex.runs[0].usage.input, 1200);
   });
 });
+
+Deno.test("GET /?static=1 is the page without its script, and its links keep the flag", async () => {
+  await withApp(async (h, app) => {
+    await seed(h);
+    const { body } = await text(app, "/?static=1&caller=codex");
+    assert.doesNotMatch(body, /<script/);
+    assert.match(body, /static view: no live updates/);
+    assert.match(body, /<input type="hidden" name="static" value="1">/, "the filter form keeps it");
+    assert.match(body, /href="\?caller=codex&amp;expand=run-5&amp;static=1"/, "▸ keeps it");
+    assert.match(body, /href="\?caller=codex&amp;by=week&amp;static=1"/, "the period switch keeps it");
+    assert.match((await text(app, "/")).body, /<script src="\/assets\/app.js" defer>/);
+  });
+});
+
+Deno.test("GET /api/runs/RUN gives a run's transitions and its time in each status; an unknown run is a 404", async () => {
+  await withApp(async (h, app) => {
+    const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
+    await writeFixtureRun(
+      h.paths,
+      fixtureState("run-timed", {
+        status: "failed",
+        transitions: [
+          { from: null, to: "prepared", at: at(0), reason: "" },
+          { from: "prepared", to: "running", at: at(3), reason: "" },
+          { from: "running", to: "failed", at: at(10), reason: "" },
+        ] as never,
+      }),
+    );
+    const { res, body } = await text(app, "/api/runs/run-timed");
+    assert.equal(res.status, 200);
+    const run = JSON.parse(body).run;
+    assert.deepEqual(run.phases, [{ phase: "prepared", ms: 3_000 }, { phase: "running", ms: 7_000 }]);
+    assert.deepEqual(run.transitions.map((t: { to: string }) => t.to), ["prepared", "running", "failed"]);
+    assert.equal((await text(app, "/api/runs/no-such-run")).res.status, 404);
+    assert.equal((await text(app, "/api/runs/..%2Fetc")).res.status, 404);
+  });
+});

@@ -19,6 +19,8 @@ export interface AdapterStatus {
   binary: string | null;
   installed: boolean;
   version: string | null;
+  /** A profile the user routes to runs on it: missing, it is a problem; otherwise only available to install. */
+  needed: boolean;
 }
 
 export interface ProfileStatus {
@@ -32,6 +34,11 @@ export interface ProfileStatus {
   /** What to type to set the key, with a placeholder in place of the value. */
   exportHint: string | null;
   why: string[];
+  /**
+   * The user routes work to it: a run used it, a caller starts from it, it is a fallback of one that does, or
+   * (before any run) it is the default or one of its fallbacks. A missing key is a warning only then.
+   */
+  routed: boolean;
 }
 
 export interface Connections {
@@ -67,22 +74,41 @@ function firstLine(text: string): string | null {
   return line ? line.slice(0, 80) : null;
 }
 
-async function adapterStatus(name: string, input: ProbeInput, run: VersionRunner): Promise<AdapterStatus> {
+async function adapterStatus(
+  name: string,
+  input: ProbeInput & { needed: boolean },
+  run: VersionRunner,
+): Promise<AdapterStatus> {
+  const needed = input.needed;
   const adapter = getAdapter(name);
-  if (!adapter) return { name, known: false, binary: null, installed: false, version: null };
+  if (!adapter) return { name, known: false, binary: null, installed: false, version: null, needed };
   const profileBinary = Object.values(input.config.profiles).find((p) => p.adapter === name && p.binary)
     ?.binary;
   const binary = locateBinary(name, adapter, { env: input.env, profileBinary }).binary;
-  if (!binary) return { name, known: true, binary: null, installed: false, version: null };
-  if (name === "replay") return { name, known: true, binary, installed: true, version: "built-in" };
+  if (!binary) return { name, known: true, binary: null, installed: false, version: null, needed };
+  if (name === "replay") return { name, known: true, binary, installed: true, version: "built-in", needed };
   const r = await run([binary, ...(adapter.detect?.versionArgs ?? ["--version"])]);
   const out = r.exitCode === 0 ? r.stdout || r.stderr : "";
   const version = adapter.detect?.parseVersion ? adapter.detect.parseVersion(out) : firstLine(out);
-  return { name, known: true, binary, installed: true, version };
+  return { name, known: true, binary, installed: true, version, needed };
+}
+
+/** The profiles the user routes work to, with the fallbacks each can hand over to (see ProfileStatus.routed). */
+export function routedProfiles(config: Config, usedProfiles: ReadonlySet<string>): Set<string> {
+  const start = [...usedProfiles, ...Object.values(config.callerProfiles ?? {})];
+  if (usedProfiles.size === 0) start.push(config.defaultProfile);
+  const out = new Set<string>();
+  const visit = (name: string) => {
+    if (out.has(name) || !config.profiles[name]) return;
+    out.add(name);
+    for (const next of config.profiles[name].fallbackProfiles ?? []) visit(next);
+  };
+  for (const name of start) if (typeof name === "string") visit(name);
+  return out;
 }
 
 /** The seed's rule: a profile matters if it is the default, reachable from it, has its key, or was used. */
-function profileStatuses(input: ProbeInput): ProfileStatus[] {
+function profileStatuses(input: ProbeInput, routed: ReadonlySet<string>): ProfileStatus[] {
   const { config, env } = input;
   const reachable = new Set(config.profiles[config.defaultProfile]?.fallbackProfiles ?? []);
   const out: ProfileStatus[] = [];
@@ -105,6 +131,7 @@ function profileStatuses(input: ProbeInput): ProfileStatus[] {
       credentialPresent: present,
       exportHint: p.apiKeyEnv ? `export ${p.apiKeyEnv}=YOUR_KEY_HERE` : null,
       why,
+      routed: routed.has(name),
     });
   }
   return out;
@@ -113,6 +140,10 @@ function profileStatuses(input: ProbeInput): ProfileStatus[] {
 export async function probeConnections(input: ProbeInput): Promise<Connections> {
   const run = input.runVersion ?? defaultRunner(input.env);
   const names = [...new Set(["pi", "replay", ...Object.values(input.config.profiles).map((p) => p.adapter)])];
-  const adapters = await Promise.all(names.map((n) => adapterStatus(n, input, run)));
-  return { generatedAt: input.now(), adapters, profiles: profileStatuses(input) };
+  const routed = routedProfiles(input.config, input.usedProfiles);
+  const neededAdapters = new Set([...routed].map((p) => input.config.profiles[p].adapter));
+  const adapters = await Promise.all(
+    names.map((n) => adapterStatus(n, { ...input, needed: neededAdapters.has(n) }, run)),
+  );
+  return { generatedAt: input.now(), adapters, profiles: profileStatuses(input, routed) };
 }

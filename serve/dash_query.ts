@@ -31,7 +31,11 @@ export const DashQuery = z.object({
     }
     return [...new Set(ids)].slice(0, MAX_EXPANDED);
   }),
-  panel: z.enum(["all", "runs", "connections"]).default("all"),
+  panel: z.enum(["all", "runs", "plots", "connections"]).default("all"),
+  /** The plots' period; chosen from the runs' span when left out. */
+  by: z.enum(["day", "week"]).optional(),
+  /** `static=1`: the page without its script (no live stream, no timers), for snapshots and screenshots. */
+  static: z.enum(["0", "1"]).optional().transform((v) => v === "1"),
 }).strict();
 export type DashQuery = z.infer<typeof DashQuery>;
 
@@ -56,6 +60,8 @@ export function dashHref(q: DashQuery, over: Partial<DashQuery> = {}): string {
   if (v.page > 1) p.set("page", String(v.page));
   if (v.limit !== PAGE_SIZE) p.set("limit", String(v.limit));
   if (v.expand.length) p.set("expand", v.expand.join(","));
+  if (v.by) p.set("by", v.by);
+  if (v.static) p.set("static", "1");
   const s = p.toString();
   return s ? `?${s}` : "?";
 }

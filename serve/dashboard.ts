@@ -7,11 +7,15 @@ import { type AgentLine, agentLines } from "../agents/ls.ts";
 import type { EnvReader, SpotPaths } from "../store/paths.ts";
 import { RunStore } from "../store/run_store.ts";
 import type { IndexTotals, RunIndex } from "../store/run_index.ts";
+import type { RunEntry } from "../store/run_entry.ts";
 import type { Config } from "../schemas/config.ts";
 import { type Connections, probeConnections, type VersionRunner } from "./connections.ts";
 import type { DashQuery } from "./dash_query.ts";
 import { loadRunDetail, type RunDetail } from "./detail.ts";
 import type { RunsView } from "./views/runs.ts";
+
+/** The plots cover this many of the newest runs: a year of heavy use, read in one query. */
+export const MAX_PLOTTED_RUNS = 50_000;
 
 export interface DashboardSource {
   paths: SpotPaths;
@@ -62,6 +66,12 @@ export class Dashboard {
     );
     const agents = await this.agents();
     return { query, totals: this.totals(), entries, total: index.count(filter), details, agents };
+  }
+
+  /** The runs the plots cover, newest first. */
+  async plotted(): Promise<RunEntry[]> {
+    await this.source.index.refresh();
+    return this.source.index.page({ limit: MAX_PLOTTED_RUNS });
   }
 
   /** The last probe, or a new one when none ran yet or `fresh` asks for it. */

@@ -42,6 +42,10 @@ export interface RunDetail {
   logTail: string[];
   /** The job whose task this run is (`<JOB>.<task>`), when that job is on record. */
   job: { jobId: string; taskId: string } | null;
+  /** When the files were read: an active run's current phase lasts until then. */
+  readAt?: Date;
+  /** False where only the numbers of its time per phase are shown (the offline file's older runs). */
+  phaseChart?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -129,6 +133,7 @@ export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<Ru
   if (logTail.length === 0 && state.origin) logTail = await tailLog(join(dir, PI_EVENTS_FILE));
   return {
     state,
+    readAt: new Date(),
     goal: task ? str(task.goal) : null,
     allowedPaths: arr(task?.allowedPaths).map((p) => str(p)),
     verificationPassed: typeof verification?.passed === "boolean" ? verification.passed : null,

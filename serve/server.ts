@@ -11,6 +11,7 @@ import { spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import { createApp } from "./app.ts";
 import type { Binding } from "./guard.ts";
+import { preloadCharts } from "./plots/figure.ts";
 
 export const DEFAULT_PORT = 7317;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -96,6 +97,8 @@ export function startServer(o: ServeOptions): RunningServer {
   binding.port = server.addr.port;
   const url = urlFor(binding);
   log(`spot dashboard on ${url} (Ctrl-C to stop)`);
+  // After the URL is out: start-up stays as fast as before, and the first page finds the charts loaded.
+  setTimeout(preloadCharts, 0);
   let stopped: Promise<void> | null = null;
   return {
     url,

@@ -13,9 +13,12 @@ import { renderStaticPage } from "./views/page.ts";
 import { renderRunsPanel } from "./views/runs.ts";
 import { listJobs, readJob } from "./jobs/read.ts";
 import { renderJobsSnapshot } from "./jobs/snapshot_view.ts";
+import { renderPlotsPanel } from "./plots/runs_plots.ts";
 
 /** The newest runs the file holds, each with its details; older ones are counted, not shown. */
 export const SNAPSHOT_ROWS = 200;
+/** The newest runs whose time per phase the file draws (the rest show the numbers): a page's worth. */
+export const SNAPSHOT_PHASE_CHARTS = 25;
 /** The newest jobs the file holds, each with its tasks. */
 export const SNAPSHOT_JOBS = 20;
 
@@ -42,6 +45,10 @@ export async function renderSnapshot(
   const query = DashQuery.parse({ limit: SNAPSHOT_ROWS });
   const view = await dashboard.runs({ ...query, expand: ids });
   const shown = view.entries.length;
+  view.entries.slice(SNAPSHOT_PHASE_CHARTS).forEach((e) => {
+    const detail = view.details.get(e.summary.runId);
+    if (detail) detail.phaseChart = false;
+  });
   view.snapshotNote = shown < view.total
     ? `The newest ${int(shown)} of ${int(view.total)} runs; \`spot serve\` shows them all.`
     : `${int(shown)} run(s).`;
@@ -54,6 +61,7 @@ export async function renderSnapshot(
   const html = await renderStaticPage(
     {
       runs: renderRunsPanel(view),
+      plots: await renderPlotsPanel({ entries: await dashboard.plotted() }),
       jobs: renderJobsSnapshot(jobs, listed.total, shownRuns),
       connections: renderConnections(connections),
     },

@@ -18,14 +18,21 @@ async function openLockFile(path: string): Promise<Deno.FsFile> {
  * few milliseconds. A lock whose file names this process is retried for this long before it counts as held.
  */
 const OWN_LOCK_RETRY_MS = 2_000;
+/**
+ * Admission and gc take a run's lock for a glance (`probeRunLock`: is anyone working on it?) and let go at
+ * once; a verb that meets such a glance waits this long before it calls the run busy. A verb's own hold
+ * lasts seconds to minutes, so this never makes a busy run look free.
+ */
+const GLANCE_RETRY_MS = 1_000;
 const RETRY_STEP_MS = 25;
 
-/** Takes the lock or fails with RUN_LOCKED; a live lock is never stolen, another process's never waited for. */
+/** Takes the lock or fails with RUN_LOCKED; a live lock is never stolen, and waited for only a moment. */
 export async function tryLockRun(path: string, runId: string): Promise<HeldLock> {
   const file = await openLockFile(path);
-  const deadline = Date.now() + OWN_LOCK_RETRY_MS;
+  const started = Date.now();
   while (!(await file.tryLock(true))) {
-    if (Date.now() >= deadline || holderPid(path) !== Deno.pid) {
+    const waited = Date.now() - started;
+    if (waited >= (holderPid(path) === Deno.pid ? OWN_LOCK_RETRY_MS : GLANCE_RETRY_MS)) {
       file.close();
       throw new SpotError("RUN_LOCKED", `Cannot lock run "${runId}": another spot process is working on it`, {
         details: { runId, hint: "wait for it to finish, or check `spot list --running`" },
@@ -38,7 +45,19 @@ export async function tryLockRun(path: string, runId: string): Promise<HeldLock>
   return { release: () => file.close() };
 }
 
-function holderPid(path: string): number | null {
+/**
+ * One try at a run's lock, never waiting: the lock, or null while a live process holds it. For a glance at
+ * whether anyone works on a run (admission's count): a moment's false "held" only delays a reclaim.
+ */
+export async function probeRunLock(path: string): Promise<HeldLock | null> {
+  const file = await openLockFile(path);
+  if (await file.tryLock(true)) return { release: () => file.close() };
+  file.close();
+  return null;
+}
+
+/** The pid the lock file names: its last holder, the live one while it is held. */
+export function holderPid(path: string): number | null {
   try {
     return Number(JSON.parse(Deno.readTextFileSync(path)).pid) || null;
   } catch {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isSpotError } from "../errors.ts";
-import { lockBlocking, tryLockRun, withLock } from "./lock.ts";
+import { lockBlocking, probeRunLock, tryLockRun, withLock } from "./lock.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "spot-lock-" });
@@ -144,7 +144,7 @@ Deno.test("tryLockRun() is blocked by a lock held in a child process and free af
   });
 });
 
-Deno.test("tryLockRun() waits out a lock this process just released (a forked child's copy), not another process's", async () => {
+Deno.test("tryLockRun() waits out a lock this process just released (a forked child's copy), not long another process's", async () => {
   await withDir(async (dir) => {
     const path = join(dir, "run.lock");
     // A second open file description stands in for the copy a child holds between fork and exec.
@@ -159,16 +159,29 @@ Deno.test("tryLockRun() waits out a lock this process just released (a forked ch
     again.release();
     assert.ok(Date.now() - started >= 200, "it waited for the copy to go");
 
-    // A holder that names another process is refused at once.
+    // A holder that names another process is waited for only a glance's length, then refused.
     await Deno.writeTextFile(path, JSON.stringify({ pid: Deno.pid + 1_000_000 }));
     const other = await Deno.open(path, { read: true });
     try {
       await other.lock(true);
       const t = Date.now();
       await assert.rejects(tryLockRun(path, "run-1"), isRunLocked);
-      assert.ok(Date.now() - t < 1_000, "refused without waiting");
+      assert.ok(Date.now() - t < 2_000, "refused without a long wait");
     } finally {
       other.close();
     }
+  });
+});
+
+Deno.test("tryLockRun() gets in after another process's glance (probeRunLock) lets go, and probeRunLock never waits", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "run.lock");
+    const glance = await probeRunLock(path);
+    assert.ok(glance, "a free lock is free to a glance");
+    assert.equal(await probeRunLock(path), null, "a held lock is not");
+    setTimeout(() => glance.release(), 300);
+    const held = await tryLockRun(path, "run-1");
+    assert.equal(await probeRunLock(path), null);
+    held.release();
   });
 });

@@ -10,16 +10,23 @@ import type { RunState } from "../schemas/run_state.ts";
 import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 import type { HeldLock } from "./lock.ts";
+import type { Reclaimed } from "./ledger.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
 
 /** Modules a read-only verb never needs, loaded on first use (docs/performance.md). */
 const legacyRuns = () => lazy<typeof import("./legacy_run.ts")>("./legacy_run.ts", import.meta.url);
 const workerLog = () => lazy<typeof import("./worker_log.ts")>("./worker_log.ts", import.meta.url);
 const locks = () => lazy<typeof import("./lock.ts")>("./lock.ts", import.meta.url);
+const leftovers = () => lazy<typeof import("./ledger.ts")>("./ledger.ts", import.meta.url);
 
 /** spot always records `workerUsage`; only a state without it can be the original pi-worker's. */
 const maybeLegacy = (raw: unknown) =>
   typeof raw === "object" && raw !== null && (raw as { workerUsage?: unknown }).workerUsage === undefined;
+
+/** A run's lock, and what taking it reclaimed from a killed process (empty almost always). */
+export interface RunLock extends HeldLock {
+  reclaimed: Reclaimed[];
+}
 
 export class RunStore {
   constructor(readonly paths: SpotPaths, readonly now: () => string = () => new Date().toISOString()) {}
@@ -94,10 +101,34 @@ export class RunStore {
     return await readJsonFile<T>(this.file(runId, name));
   }
 
-  /** Every verb that changes a run holds this; a run spot did not write is refused (RUN_READ_ONLY). */
-  async lock(runId: string): Promise<HeldLock> {
+  /**
+   * Every verb that changes a run holds this; a run spot did not write is refused (RUN_READ_ONLY). Whoever
+   * takes it first after a killed process reclaims what that process left (store/ledger.ts) and notes it
+   * in the run's events: the next verb on the run cleans up after the last.
+   */
+  async lock(runId: string): Promise<RunLock> {
     assertSpotRun(await this.load(runId));
-    return await (await locks()).tryLockRun(this.file(runId, ".lock"), runId);
+    const held = await (await locks()).tryLockRun(this.file(runId, ".lock"), runId);
+    try {
+      return { release: () => held.release(), reclaimed: await this.reclaim(runId) };
+    } catch (error) {
+      held.release();
+      throw error;
+    }
+  }
+
+  /** Reclaims what a dead process left in the run's ledger; the caller holds the run's lock. */
+  async reclaim(runId: string): Promise<Reclaimed[]> {
+    const left = await leftovers();
+    if (!(await left.hasLeftovers(this.dir(runId)))) return [];
+    const reclaimed = await left.reclaimLedger(this.dir(runId), this.paths.cacheRoot);
+    if (reclaimed.length) {
+      await this.event(runId, {
+        type: "note",
+        message: `Reclaimed what a killed process left: ${left.describeReclaimed(reclaimed)}`,
+      });
+    }
+    return reclaimed;
   }
 
   /** Every run's state, tolerating files caught mid-write. */

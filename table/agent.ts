@@ -18,6 +18,7 @@ const verbs = {
   watch: () => lazy<typeof import("../agents/watch.ts")>("../agents/watch.ts", import.meta.url),
   send: () => lazy<typeof import("../agents/send.ts")>("../agents/send.ts", import.meta.url),
   stop: () => lazy<typeof import("../agents/stop_verb.ts")>("../agents/stop_verb.ts", import.meta.url),
+  discard: () => lazy<typeof import("../agents/discard.ts")>("../agents/discard.ts", import.meta.url),
   drive: () => lazy<typeof import("../agents/drive.ts")>("../agents/drive.ts", import.meta.url),
 };
 
@@ -151,12 +152,24 @@ export const AGENT_VERBS = [
   }),
   verb({
     name: "agent stop",
-    summary: "Stop an agent's processes and unregister its name (harmless to repeat)",
+    summary:
+      "Stop an agent's processes, end the turn they cut short, unregister its name (harmless to repeat)",
+    about: "The run ends failed (AGENT_STOPPED); the worktree stays",
     input: { name: agentName },
     errors: ["AGENT_NAME_INVALID"],
     annotations: { idempotent: true },
     examples: ["spot agent stop fix-add"],
     run: async (ctx, i) => (await verbs.stop()).stopNamedAgent(ctx, i.name),
+  }),
+  verb({
+    name: "agent discard",
+    summary:
+      "Stop an agent, drop its run (diff kept in diff.patch, worktree and branch removed), unregister it",
+    input: { name: agentName },
+    errors: [...NAME_ERRORS, "RUN_LOCKED", "STATE_INVALID"],
+    annotations: { destructive: true, idempotent: true },
+    examples: ["spot agent discard fix-add"],
+    run: async (ctx, i) => (await verbs.discard()).discardNamedAgent(ctx, i.name),
   }),
   verb({
     name: "agent drive",

@@ -53,10 +53,18 @@ export function positiveInt(value: string): number {
   );
 }
 
+/** Error codes written as one string, each checked against errors.ts when the table is type-checked. */
+type Codes<S extends string> = S extends `${infer A} ${infer R}`
+  ? A extends ErrorCode ? `${A} ${Codes<R>}` : never
+  : S extends ErrorCode ? S
+  : never;
+export const codes = <S extends string>(list: S & Codes<S>): ErrorCode[] => list.split(" ") as ErrorCode[];
+
 /** What every verb on one run can meet: no such run, another process on it, a state that forbids it. */
-export const RUN_ERRORS: readonly ErrorCode[] = [
-  "RUN_NOT_FOUND",
-  "RUN_LOCKED",
-  "STATE_INVALID",
-  "RUN_READ_ONLY",
-];
+export const RUN_ERRORS = codes("RUN_NOT_FOUND RUN_LOCKED STATE_INVALID RUN_READ_ONLY");
+/** What a worker turn can end in. */
+export const TURN_ERRORS = codes(
+  "WORKER_FAILED WORKER_BLOCKED WORKER_INTERRUPTED ESCAPED_WORKTREE SANDBOX_UNAVAILABLE PROVIDER_UNREACHABLE",
+);
+/** What routing a task to a worker can refuse. */
+export const ROUTE_ERRORS = codes("PROFILE_NOT_FOUND NO_ROUTABLE_PROFILE CAPABILITY_MISMATCH");

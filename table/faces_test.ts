@@ -160,7 +160,12 @@ Deno.test("the index names each verb's table module, the views and host verbs ma
 });
 
 /** Codes no verb returns itself: what a job's task record says about a task that failed. */
-const REPORTED_NOT_RETURNED = new Set(["RESULT_INVALID", "OWNERSHIP_VIOLATED", "BUDGET_EXCEEDED"]);
+const REPORTED_NOT_RETURNED = new Set([
+  "RESULT_INVALID",
+  "OWNERSHIP_VIOLATED",
+  "BUDGET_EXCEEDED",
+  "TASK_BASE_CONFLICT",
+]);
 
 Deno.test("every error code is one some verb says it can return", () => {
   const said = new Set([...COMMON_ERRORS, ...verbs.flatMap((v) => [...v.errors])]);

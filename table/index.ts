@@ -28,6 +28,8 @@ export const MODULE_OF: Record<string, TableModule> = {
   report: "loop",
   cleanup: "loop",
   recover: "loop",
+  discard: "runs",
+  gc: "runs",
   inspect: "runs",
   list: "runs",
   diff: "runs",

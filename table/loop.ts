@@ -1,8 +1,17 @@
-/** The verbs of the closed loop, prepare to recover. Each imports its verb's module only when it runs. */
+/** The verbs of the closed loop, doctor to recover. Each imports its verb's module only when it runs. */
 import { lazy } from "../base/lazy.ts";
-import type { ErrorCode } from "../errors.ts";
 import { doc, flag, number, text } from "./field.ts";
-import { model, parseBool, profile, RUN_ERRORS, runId, sandbox } from "./common.ts";
+import {
+  codes,
+  model,
+  parseBool,
+  profile,
+  ROUTE_ERRORS,
+  RUN_ERRORS,
+  runId,
+  sandbox,
+  TURN_ERRORS,
+} from "./common.ts";
 import { docFile } from "./inputs.ts";
 import { verb } from "./verb.ts";
 
@@ -13,8 +22,7 @@ const verbs = {
   start: () => lazy<typeof import("../agents/start.ts")>("../agents/start.ts", import.meta.url),
   registry: () => lazy<typeof import("../agents/registry.ts")>("../agents/registry.ts", import.meta.url),
   verify: () => lazy<typeof import("../verbs/verify.ts")>("../verbs/verify.ts", import.meta.url),
-  selfReview: () =>
-    lazy<typeof import("../verbs/self_review.ts")>("../verbs/self_review.ts", import.meta.url),
+  review: () => lazy<typeof import("../verbs/self_review.ts")>("../verbs/self_review.ts", import.meta.url),
   revise: () => lazy<typeof import("../verbs/revise.ts")>("../verbs/revise.ts", import.meta.url),
   approve: () => lazy<typeof import("../verbs/approve.ts")>("../verbs/approve.ts", import.meta.url),
   integrate: () => lazy<typeof import("../verbs/integrate.ts")>("../verbs/integrate.ts", import.meta.url),
@@ -23,39 +31,26 @@ const verbs = {
   recover: () => lazy<typeof import("../verbs/recover.ts")>("../verbs/recover.ts", import.meta.url),
 };
 
-/** What a worker turn can end in. */
-const TURN_ERRORS: readonly ErrorCode[] = [
-  "WORKER_FAILED",
-  "WORKER_BLOCKED",
-  "WORKER_INTERRUPTED",
-  "ESCAPED_WORKTREE",
-  "SANDBOX_UNAVAILABLE",
-  "PROFILE_NOT_FOUND",
-  "PROVIDER_UNREACHABLE",
-  "STEP_FAILED",
-] as const;
-const ID = "spot %s --id run-20261201-101500-a1b2c3";
-const example = (rest: string) => ID.replace("%s", rest);
-
+const example = (verb: string, rest = "") => `spot ${verb} --id run-20261201-101500-a1b2c3${rest}`;
 const task = doc("task", "the task contract (schemas/task-contract.schema.json)", {
   required: true,
   cli: "--task <file>",
   complete: "file",
 });
 const review = (verdict: string) =>
-  doc("review", `the review with verdict ${verdict} (schemas/review-result.schema.json)`, {
+  doc("review", `the review, verdict ${verdict} (schemas/review-result.schema.json)`, {
     required: true,
     cli: "--review <file>",
     complete: "file",
   });
+const cliOnly = ["cli"] as const;
 
 export const LOOP_VERBS = [
   verb({
     name: "doctor",
     summary: "Check that a task can run here with the chosen profile",
     about:
-      "Says the profile spot would choose, its key, its network and the sandbox; fails DOCTOR_FAILED with " +
-      "each blocker and its fix",
+      "Says the profile spot would choose, its key, its network and the sandbox; DOCTOR_FAILED names each blocker and its fix",
     input: {
       task: {
         ...task,
@@ -67,13 +62,7 @@ export const LOOP_VERBS = [
       probe: flag("also ask the CLI for its model list (never sends a model request)"),
       sandbox: { ...sandbox, help: "judge for this sandbox (auto, bwrap, none), as prepare would" },
     },
-    errors: [
-      "DOCTOR_FAILED",
-      "CONTRACT_INVALID",
-      "PROFILE_NOT_FOUND",
-      "NO_ROUTABLE_PROFILE",
-      "NOT_A_REPOSITORY",
-    ],
+    errors: [...ROUTE_ERRORS, ...codes("DOCTOR_FAILED CONTRACT_INVALID NOT_A_REPOSITORY")],
     annotations: { readOnly: true, idempotent: true },
     cwd: true,
     examples: ["spot doctor --task task.json --sandbox auto"],
@@ -94,48 +83,36 @@ export const LOOP_VERBS = [
         cli: "--usage-start <file>",
         complete: "file",
       }),
-      codexStart: text("legacy name of --usage-start", { cli: "--codex-start <file>", faces: ["cli"] }),
+      codexStart: text("legacy name of --usage-start", { cli: "--codex-start <file>", faces: cliOnly }),
       selectWorker: flag("true: pick the worker interactively, even under a parent agent", {
         cli: "--select-worker <bool>",
         parse: parseBool,
-        faces: ["cli"],
+        faces: cliOnly,
       }),
       selectModel: flag("true: pick only the model of the routed profile interactively", {
         cli: "--select-model <bool>",
         parse: parseBool,
-        faces: ["cli"],
+        faces: cliOnly,
       }),
       sandbox,
     },
     errors: [
-      "CONTRACT_INVALID",
-      "EPISODE_INVALID",
-      "PROFILE_NOT_FOUND",
-      "NO_ROUTABLE_PROFILE",
-      "PROVIDER_UNREACHABLE",
-      "CAPABILITY_MISMATCH",
-      "HIGH_RISK_BLOCKED",
-      "BASE_REVISION_MISMATCH",
-      "NOT_A_REPOSITORY",
-      "RUN_EXISTS",
-      "CONCURRENCY_LIMIT",
-      "SANDBOX_UNAVAILABLE",
-      "SETUP_FAILED",
-      "SETUP_CHANGED_TREE",
-      "USAGE_SNAPSHOT_INVALID",
-      "GIT_FAILED",
+      ...ROUTE_ERRORS,
+      ...codes(
+        "CONTRACT_INVALID EPISODE_INVALID PROVIDER_UNREACHABLE HIGH_RISK_BLOCKED BASE_REVISION_MISMATCH",
+      ),
+      ...codes(
+        "NOT_A_REPOSITORY RUN_EXISTS CONCURRENCY_LIMIT SANDBOX_UNAVAILABLE SETUP_FAILED SETUP_CHANGED_TREE",
+      ),
+      ...codes("USAGE_SNAPSHOT_INVALID GIT_FAILED"),
     ],
     cwd: true,
     examples: ["spot prepare --task task.json --usage-start usage-start.json"],
     run: async (ctx, i, io) =>
       (await verbs.prepare()).prepare(ctx, {
+        ...i,
         taskFile: docFile(ctx, io, "task", i.task),
-        profile: i.profile,
-        model: i.model,
         usageStart: i.usageStart ?? i.codexStart,
-        selectWorker: i.selectWorker,
-        selectModel: i.selectModel,
-        sandbox: i.sandbox,
         // The picker reads a terminal; over MCP stdin is the protocol, so it is never offered.
         interactive: io.face === "mcp" ? false : undefined,
       }),
@@ -143,9 +120,9 @@ export const LOOP_VERBS = [
   verb({
     name: "run",
     summary: "Run the worker's implementation turn",
-    about: "Over MCP it returns at once by default: the turn runs as a named agent; follow it with " +
-      "spot_agent_watch or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, " +
-      "with progress notifications when the request has a progress token",
+    about:
+      "Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch " +
+      "or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications",
     output: { RunResult: "verbs/run.ts" },
     input: {
       runId,
@@ -158,9 +135,13 @@ export const LOOP_VERBS = [
         faces: ["cli", "mcp"],
       }),
     },
-    errors: [...RUN_ERRORS, ...TURN_ERRORS, "AGENT_RUNNING", "AGENT_NAME_INVALID"],
+    errors: [
+      ...RUN_ERRORS,
+      ...TURN_ERRORS,
+      ...codes("PROFILE_NOT_FOUND STEP_FAILED AGENT_RUNNING AGENT_NAME_INVALID"),
+    ],
     annotations: { long: true },
-    examples: [example("run"), example("run") + " --detach --name fix-add"],
+    examples: [example("run"), example("run", " --detach --name fix-add")],
     run: async (ctx, i) => {
       if (i.detach !== true) return await (await verbs.run()).runWorker(ctx, i.runId);
       const name = i.name ?? (await verbs.registry()).agentNameFor(i.runId);
@@ -175,13 +156,10 @@ export const LOOP_VERBS = [
     input: { runId },
     errors: [
       ...RUN_ERRORS,
-      "SECURITY_BLOCKED",
-      "LOCKED_PATH_CHANGED",
-      "VERIFICATION_SCRIPT_CHANGED",
-      "VERIFICATION_OUTPUT_TRUNCATED",
-      "VERIFICATION_INTERRUPTED",
-      "SOURCE_CHANGED",
-      "SANDBOX_UNAVAILABLE",
+      ...codes(
+        "SECURITY_BLOCKED LOCKED_PATH_CHANGED VERIFICATION_SCRIPT_CHANGED VERIFICATION_OUTPUT_TRUNCATED",
+      ),
+      ...codes("VERIFICATION_INTERRUPTED SOURCE_CHANGED SANDBOX_UNAVAILABLE"),
     ],
     annotations: { long: true },
     examples: [example("verify")],
@@ -196,7 +174,7 @@ export const LOOP_VERBS = [
     errors: [...RUN_ERRORS, ...TURN_ERRORS],
     annotations: { long: true },
     examples: [example("self-review")],
-    run: async (ctx, i) => (await verbs.selfReview()).selfReviewRun(ctx, i.runId),
+    run: async (ctx, i) => (await verbs.review()).selfReviewRun(ctx, i.runId),
   }),
   verb({
     name: "revise",
@@ -204,10 +182,10 @@ export const LOOP_VERBS = [
     about: "Another worker turn with the findings, at most maxRevisionRounds times; then verify again",
     output: { ReviseResult: "verbs/revise.ts" },
     input: { runId, review: review("revise") },
-    errors: [...RUN_ERRORS, ...TURN_ERRORS, "REVIEW_INVALID", "REVISION_LIMIT", "DIFF_CHANGED"],
+    errors: [...RUN_ERRORS, ...TURN_ERRORS, ...codes("REVIEW_INVALID REVISION_LIMIT DIFF_CHANGED")],
     annotations: { long: true },
     cwd: true,
-    examples: [example("revise") + " --review review.json"],
+    examples: [example("revise", " --review review.json")],
     run: async (ctx, i, io) =>
       (await verbs.revise()).reviseRun(ctx, i.runId, docFile(ctx, io, "review", i.review)),
   }),
@@ -226,15 +204,10 @@ export const LOOP_VERBS = [
     },
     errors: [
       ...RUN_ERRORS,
-      "REVIEW_INVALID",
-      "REVIEW_GATE",
-      "DIFF_CHANGED",
-      "SECURITY_BLOCKED",
-      "LOCKED_PATH_CHANGED",
-      "SOURCE_CHANGED",
+      ...codes("REVIEW_INVALID REVIEW_GATE DIFF_CHANGED SECURITY_BLOCKED LOCKED_PATH_CHANGED SOURCE_CHANGED"),
     ],
     cwd: true,
-    examples: [example("approve") + ' --review review.json --message "Fix add() to return the sum"'],
+    examples: [example("approve", ' --review review.json --message "Fix add() to return the sum"')],
     run: async (ctx, i, io) =>
       (await verbs.approve()).approveRun(ctx, i.runId, docFile(ctx, io, "review", i.review), i.message),
   }),
@@ -244,7 +217,7 @@ export const LOOP_VERBS = [
     about: "Then runs the checks there; a moved or dirty source branch leaves the work on the worker branch",
     output: { IntegrateResult: "verbs/integrate.ts" },
     input: { runId },
-    errors: [...RUN_ERRORS, "INTEGRATION_BLOCKED", "SOURCE_CHANGED", "POST_INTEGRATE_VERIFY_FAILED"],
+    errors: [...RUN_ERRORS, ...codes("INTEGRATION_BLOCKED SOURCE_CHANGED POST_INTEGRATE_VERIFY_FAILED")],
     annotations: { long: true },
     examples: [example("integrate")],
     run: async (ctx, i) => (await verbs.integrate()).integrateRun(ctx, i.runId),
@@ -253,8 +226,7 @@ export const LOOP_VERBS = [
     name: "report",
     summary: "Write metrics.json and report.md",
     about:
-      "The headline is the parent tokens the delegation avoided; format parent gives the final response " +
-      "for the user as text",
+      "The headline is the parent tokens the delegation avoided; format parent gives the user's final response",
     output: { ReportResult: "verbs/report.ts" },
     input: {
       runId,
@@ -269,9 +241,9 @@ export const LOOP_VERBS = [
         cli: "--format <format>",
       }),
     },
-    errors: [...RUN_ERRORS],
+    errors: RUN_ERRORS,
     annotations: { idempotent: true },
-    examples: [example("report") + " --format parent"],
+    examples: [example("report", " --format parent")],
     run: async (ctx, i) => (await verbs.report()).reportRun(ctx, i.runId, i),
     text: (r, i) => i.format === "parent" ? r.parentText ?? "" : undefined,
   }),
@@ -280,7 +252,7 @@ export const LOOP_VERBS = [
     summary: "Remove a finished run's worktree (the run directory stays)",
     output: { CleanupResult: "verbs/cleanup.ts" },
     input: { runId },
-    errors: [...RUN_ERRORS, "CLEANUP_REFUSED"],
+    errors: [...RUN_ERRORS, ...codes("CLEANUP_REFUSED")],
     annotations: { destructive: true, idempotent: true },
     examples: [example("cleanup")],
     run: async (ctx, i) => (await verbs.cleanup()).cleanupRun(ctx, i.runId),
@@ -291,7 +263,7 @@ export const LOOP_VERBS = [
     about: "Ends what an interrupted command left running and prints nextCommand",
     output: { RecoverResult: "verbs/recover.ts" },
     input: { runId },
-    errors: [...RUN_ERRORS],
+    errors: RUN_ERRORS,
     annotations: { idempotent: true },
     examples: [example("recover")],
     run: async (ctx, i) => (await verbs.recover()).recoverRun(ctx, i.runId),

@@ -1,4 +1,7 @@
-/** Looking at runs and at the machine: inspect, list, diff, the parent meter, detect, sandbox, dashboard. */
+/**
+ * Looking at runs and after them (inspect, list, diff, discard, gc), the parent meter, and the machine
+ * (detect, sandbox, dashboard).
+ */
 import { lazy } from "../base/lazy.ts";
 import { RUN_STATUSES } from "../schemas/constants.ts";
 import { flag, number, text } from "./field.ts";
@@ -13,6 +16,8 @@ const verbs = {
   detect: () => lazy<typeof import("../verbs/detect.ts")>("../verbs/detect.ts", import.meta.url),
   sandbox: () => lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url),
   serve: () => lazy<typeof import("../serve/mod.ts")>("../serve/mod.ts", import.meta.url),
+  discard: () => lazy<typeof import("../lifecycle/discard.ts")>("../lifecycle/discard.ts", import.meta.url),
+  gc: () => lazy<typeof import("../upkeep/gc.ts")>("../upkeep/gc.ts", import.meta.url),
 };
 
 export const RUN_VIEW_VERBS = [
@@ -57,6 +62,34 @@ export const RUN_VIEW_VERBS = [
     human: true,
     examples: ["spot diff --id run-20261201-101500-a1b2c3 --hunks"],
     run: async (ctx, i) => (await verbs.diff()).diffRun(ctx, i.runId, { hunks: i.hunks === true }),
+  }),
+  verb({
+    name: "discard",
+    summary:
+      "Drop an unfinished run: its diff saved to diff.patch, worktree and branch removed, its slot freed",
+    about:
+      "The run ends discarded; refused for a run that landed or succeeded, or while a process works on it",
+    output: { DiscardResult: "lifecycle/discard.ts" },
+    input: { runId },
+    errors: [...RUN_ERRORS],
+    annotations: { destructive: true, idempotent: true },
+    examples: ["spot discard --id run-20261201-101500-a1b2c3"],
+    run: async (ctx, i) => (await verbs.discard()).discardRun(ctx, i.runId),
+  }),
+  verb({
+    name: "gc",
+    summary:
+      "Collect ended runs older than AGE (worktrees, branches) and what killed steps left; previews first",
+    about: "Every kept run is listed with the reason; the run directories stay",
+    input: {
+      confirm: flag("collect them (a preview otherwise)"),
+      olderThan: text("untouched for this long: 30m, 12h, 7d (default 7d)", { cli: "--older-than <age>" }),
+    },
+    errors: [],
+    annotations: { destructive: true, idempotent: true },
+    examples: ["spot gc --older-than 7d"],
+    run: async (ctx, i) =>
+      (await verbs.gc()).gcRuns(ctx, { confirm: i.confirm === true, olderThan: i.olderThan }),
   }),
   verb({
     name: "parent-meter",

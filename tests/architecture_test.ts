@@ -182,7 +182,8 @@ Deno.test("no folder holds more than 20 source files (24 with its tests), no fil
     assert.ok(sources.length <= MAX_SOURCE_FILES, `${dir}/ holds ${sources.length} source files`);
     assert.ok(files.length <= MAX_FILES, `${dir}/ holds ${files.length} files`);
   }
-  for (const f of all.filter((f) => f.endsWith(".ts"))) {
+  // Generated files (schemas/gen/, `deno task schemas`) are as long as the schemas they are made from.
+  for (const f of all.filter((f) => f.endsWith(".ts") && !f.startsWith("schemas/gen/"))) {
     const lines = (await Deno.readTextFile(join(ROOT, f))).split("\n").length - 1;
     assert.ok(lines <= MAX_LINES, `${relative(ROOT, join(ROOT, f))} has ${lines} lines`);
   }

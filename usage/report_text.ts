@@ -60,6 +60,10 @@ function integration(m: Metrics, f: RunFacts): string {
       f.state.sourceBranch ?? "the source branch"
     }`;
   }
+  if (f.state.status === "succeeded") {
+    return "succeeded with nothing to integrate (a read-only turn: its result is the worker's final message)";
+  }
+  if (f.state.status === "discarded") return "discarded, never integrated: its diff is kept in diff.patch";
   const why = f.state.blockedReason ?? f.state.failure?.message;
   return `not integrated (status ${f.state.status}${
     why ? `: ${why}` : ""

@@ -1,14 +1,15 @@
-/** `cleanup`: remove a finished run's worktree and branch; the run directory stays. */
+/** `cleanup`: remove a finished run's worktree and branch; the run directory stays, with the worktree's diff. */
 import { SpotError } from "../errors.ts";
-import { removeWorktree } from "../git/worktree.ts";
+import { releaseWorktree } from "../lifecycle/release.ts";
 import { TERMINAL } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
+import type { Reclaimed } from "../store/ledger.ts";
 
 /** What `cleanup` did: the worktree is gone, the run directory kept. */
 export interface CleanupResult {
   /** The run. */
   runId: string;
-  /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
+  /** The run's status afterwards (`integrated`, `succeeded`, `failed`, `blocked`, `discarded`). */
   status: string;
   /** Always true: the worktree and its branch are removed. */
   cleaned: true;
@@ -16,6 +17,10 @@ export interface CleanupResult {
   retainedRunDirectory: string;
   /** Set when unintegrated work was kept on its branch. */
   retainedBranch: string | null;
+  /** Where the worktree's changes were saved before it went (null: it held none, or was gone already). */
+  diffFile: string | null;
+  /** What a killed step of this run had left (a pristine tree, a socket directory, a step process), removed. */
+  reclaimed: Reclaimed[];
 }
 
 export async function cleanupRun(ctx: SpotContext, runId: string): Promise<CleanupResult> {
@@ -27,7 +32,11 @@ export async function cleanupRun(ctx: SpotContext, runId: string): Promise<Clean
         "CLEANUP_REFUSED",
         `Cannot clean up run "${runId}": it is ${state.status}, not finished`,
         {
-          details: { hint: "cleanup runs only on integrated, failed or blocked runs" },
+          details: {
+            hint: "cleanup runs only on ended runs (integrated, succeeded, failed, blocked, discarded); " +
+              "spot discard drops an unfinished one",
+            nextCommand: `spot discard --id ${runId}`,
+          },
         },
       );
     }
@@ -39,12 +48,10 @@ export async function cleanupRun(ctx: SpotContext, runId: string): Promise<Clean
         details: { nextCommand: `spot report --id ${runId}` },
       });
     }
-    const deleteBranch = state.status === "integrated";
-    await removeWorktree(state.sourceRoot, {
-      path: state.worktreePath,
-      branch: state.workerBranch,
-      deleteBranch,
-    });
+    // A landed or succeeded run's branch holds nothing to keep; a failed or blocked run's keeps its work.
+    const deleteBranch = state.status === "integrated" || state.status === "succeeded" ||
+      state.status === "discarded";
+    const released = await releaseWorktree(ctx, state, { deleteBranch });
     await ctx.store.save({ ...state, cleanedAt: ctx.now(), updatedAt: ctx.now() });
     return {
       runId,
@@ -52,6 +59,9 @@ export async function cleanupRun(ctx: SpotContext, runId: string): Promise<Clean
       cleaned: true,
       retainedRunDirectory: ctx.store.dir(runId),
       retainedBranch: deleteBranch ? null : state.workerBranch,
+      diffFile: released.diffFile,
+      // Taking the lock reclaimed what a killed process had left; say what that was.
+      reclaimed: lock.reclaimed,
     };
   } finally {
     lock.release();

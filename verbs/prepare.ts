@@ -21,10 +21,9 @@ import { newRunState } from "../lifecycle/new_run.ts";
 import { materializeWorktree } from "../lifecycle/worktree.ts";
 import { validateEpisodeFile } from "../replay/validate.ts";
 import { routeForPrepare, type RouteOptions } from "../routing/route.ts";
-import type { RunState } from "../schemas/run_state.ts";
+import type { RunOwner, RunState } from "../schemas/run_state.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import type { SpotContext } from "../store/context.ts";
-import { tryLockRun } from "../store/lock.ts";
 import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/parent/snapshot_file.ts";
 
 export interface PrepareOptions extends RouteOptions {
@@ -38,8 +37,12 @@ export interface PrepareOptions extends RouteOptions {
   runId?: string;
   /** A job's base: the worktree starts at this commit (HEAD, or a snapshot on top of it) and takes no snapshot. */
   startCommit?: string;
+  /** With `startCommit`: the worktree's files start at this descendant of it; diffs still count from it. */
+  checkoutCommit?: string;
   /** Names and values spot gives the worker and the checks (a job task's ports and compose project). */
   workspaceEnv?: Record<string, string>;
+  /** Who drives the run (a named agent, a job): named in the run's state and in CONCURRENCY_LIMIT. */
+  owner?: RunOwner;
 }
 
 /** What `prepare` made: a run with its worktree and chosen worker. */
@@ -107,24 +110,26 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const state: RunState = {
     ...fresh,
     ...(options.startCommit ? { startCommit: options.startCommit } : {}),
+    ...(options.startCommit && options.checkoutCommit ? { checkoutCommit: options.checkoutCommit } : {}),
     ...(options.workspaceEnv ? { workspaceEnv: options.workspaceEnv } : {}),
+    ...(options.owner ? { owner: options.owner } : {}),
   };
   const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
     ? resolve(ctx.cwd, options.usageStart)
     : options.usageStart;
   const usageStart = usageStartFile ? await readSnapshotFile(usageStartFile) : null;
-  await admit(ctx, state, task);
-  await ctx.store.event(runId, {
-    type: "transition",
-    from: null,
-    to: "prepared",
-    reason: state.transitions[0].reason,
-  });
-  for (const message of warnings) {
-    await ctx.store.event(runId, { type: "worker_warning", phase: "run", message });
-  }
-  const lock = await tryLockRun(ctx.store.file(runId, ".lock"), runId);
+  // Admission hands back the run's lock, held from the moment the run exists until its worktree is built.
+  const lock = await admit(ctx, state, task);
   try {
+    await ctx.store.event(runId, {
+      type: "transition",
+      from: null,
+      to: "prepared",
+      reason: state.transitions[0].reason,
+    });
+    for (const message of warnings) {
+      await ctx.store.event(runId, { type: "worker_warning", phase: "run", message });
+    }
     await ctx.store.writeJson(runId, "routing.json", {
       ...choice.routing,
       profile: choice.name,

@@ -13,6 +13,7 @@ import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { withSlotFor } from "../lifecycle/admit.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 
 /** What `revise` did: the findings went back to the worker for another turn. */
@@ -56,6 +57,8 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
         },
       );
     }
+    // A run still at self-review holds its slot into the revision turn; one at review takes one again.
+    const original = state;
     if (state.status === "selfReviewing") {
       state = await moveRun(ctx, state, "reviewing", "parent skipped self-review");
     }
@@ -64,7 +67,13 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     const task = await loadTask(ctx.store, runId);
     const verification = await ctx.store.readJson<ChecksResult>(runId, "verification.json");
     await requireBaselines(ctx, state);
-    state = await moveRun(ctx, state, "revising", `revision round ${round}`, { revisionRound: round });
+    const reviewed = state;
+    state = await withSlotFor(
+      ctx,
+      original,
+      "revising",
+      () => moveRun(ctx, reviewed, "revising", `revision round ${round}`, { revisionRound: round }),
+    );
     const result = await runWorkerPhase(
       ctx,
       state,

@@ -1,5 +1,6 @@
 /** `run`: the worker's implementation turn, from prepared to verifying. */
 import type { TurnBudget } from "../worker/budget.ts";
+import type { RunOwner } from "../schemas/run_state.ts";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
@@ -10,6 +11,7 @@ import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { type FollowUp, runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { moveRun, resumeRun } from "../lifecycle/move.ts";
+import { withSlotFor } from "../lifecycle/admit.ts";
 
 /** What `run` did: the worker's turn and who did it. */
 export interface RunResult {
@@ -40,6 +42,10 @@ export interface RunOptions {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree (a job reviewer's patch), read-only under the OS sandbox. */
+  attachments?: string[];
+  /** Who drives the turn (a named agent's driver): recorded on the run when it starts. */
+  owner?: RunOwner;
 }
 
 export async function runWorker(
@@ -58,9 +64,18 @@ export async function runWorker(
     }
     const task = await loadTask(ctx.store, runId);
     await requireBaselines(ctx, state);
-    state = options.followUp
-      ? await resumeRun(ctx, state, `follow-up turn ${options.followUp.label} of worker ${state.profile}`)
-      : await moveRun(ctx, state, "running", `worker ${state.profile} started`);
+    if (options.owner) state = { ...state, owner: options.owner };
+    const before = state;
+    // A follow-up turn of a finished brief takes a run slot again (lifecycle/slots.ts).
+    state = await withSlotFor(
+      ctx,
+      before,
+      "running",
+      () =>
+        options.followUp
+          ? resumeRun(ctx, before, `follow-up turn ${options.followUp.label} of worker ${before.profile}`)
+          : moveRun(ctx, before, "running", `worker ${before.profile} started`),
+    );
     const result = await runWorkerPhase(
       ctx,
       state,
@@ -72,6 +87,7 @@ export async function runWorker(
         readOnly: options.readOnly,
         budget: options.budget,
         web: options.web,
+        attachments: options.attachments,
       },
     );
     state = withTurn(state, "run", result);

@@ -68,6 +68,8 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       runId,
       passed,
       diffSha256: delta.diffSha256,
+      // The tree the diff is of: a job commits exactly it as a builder's verified work (graphs/launch/verified.ts).
+      tree: delta.tree,
       security: scan,
       locks,
       // `code` is the original pi-worker's name for a check's exit code: kept beside spot's `exitCode`.

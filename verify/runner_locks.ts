@@ -60,6 +60,12 @@ export const RUNNER_RULES: readonly RunnerRule[] = [
       "**/tox.ini",
       "**/pytest.ini",
       "**/.pytest.ini",
+      // pytest 9 reads its settings from these too; coverage loads the plugins .coveragerc names.
+      "**/pytest.toml",
+      "**/.pytest.toml",
+      "**/.coveragerc",
+      // The interpreter a pyenv shim resolves to for the check (workspace/runner.ts).
+      "**/.python-version",
       "**/conftest.py",
       "**/noxfile.py",
       "**/sitecustomize.py",

@@ -46,6 +46,8 @@ export interface TurnInput {
   budget?: TurnBudget;
   /** A job's research turn: the CLI's web tools, reaching only these hosts under the OS sandbox. */
   web?: { hosts: string[] };
+  /** Files the worker may read besides its worktree, read-only (under the OS sandbox, nothing else of spot's). */
+  attachments?: string[];
 }
 
 interface Clock {
@@ -137,6 +139,7 @@ async function planAttempt(
     profile: { ...profile, adapter: state.adapter, provider: state.provider },
     timeoutMs: clock.timeoutSeconds * 1000 + STEP_BACKSTOP_MS,
     web,
+    attachments: prompt.attachments,
   });
   if (sandbox.network?.mode === "unreachable") {
     return fail(
@@ -265,11 +268,14 @@ export async function attempt(
     aborted: !!ctx.signal?.aborted,
     idleSeconds: spec.idleMs / 1000,
   });
-  // A turn that finished on its own keeps its outcome, even when its last report crossed the budget.
-  const outcome: WorkerOutcome = overBudget && !judged.ok
+  // A spent budget fails the turn even when the worker finished before spot could stop it: a stream that
+  // reports its whole spend in one burst, just before it ends, spent it all the same.
+  const how = judged.ok ? "the worker finished over its budget" : "spot stopped the worker";
+  const outcome: WorkerOutcome = overBudget
     ? {
       ...judged,
-      failure: { code: "budget", class: "blocking", message: `spot stopped the worker: ${overBudget}` },
+      ok: false,
+      failure: { code: "budget", class: "blocking", message: `${how}: ${overBudget}` },
     }
     : judged;
   return { outcome, enforcement: launch.enforcement };

@@ -81,6 +81,8 @@ export async function runWorkerPhase(
     budget?: TurnBudget;
     /** A job's research turn: the CLI's web tools, to these hosts only under the OS sandbox. */
     web?: { hosts: string[] };
+    /** Files the worker may read besides its worktree, read-only. */
+    attachments?: string[];
   },
 ): Promise<PhaseResult> {
   const label = options.followUp?.label ?? `${phase}-r${state.revisionRound}`;
@@ -105,6 +107,7 @@ export async function runWorkerPhase(
         readOnly: options.readOnly,
         budget: left(options.budget, costUsd),
         web: options.web,
+        attachments: options.attachments,
       }, n);
       enforcement = result.enforcement ?? enforcement;
       usage = addUsage(usage, result.outcome.usage);

@@ -1,53 +1,18 @@
 /**
- * Linux's process table, read from /proc, as plain records; and the pure
- * rules that say which processes belong to a launch: the descendants of its
- * root, and anything in a process group or session one of them leads.
- * Elsewhere there is no /proc, and the group kill is all there is.
+ * The pure rules that say which processes belong to a launch: the descendants
+ * of its root, and anything in a process group or session one of them leads.
+ * The table itself is read in base/proc_table.ts (re-exported here).
  */
+import { identity, type ProcInfo } from "../base/proc_table.ts";
 
-export interface ProcInfo {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  session: number;
-  /** Clock ticks since boot when it started: a pid reused by another process has another start time. */
-  start: number;
-  /** `Z` for a zombie: already dead, waiting to be reaped. */
-  state: string;
-}
-
-/** One `/proc/<pid>/stat` line; the name in parentheses may hold spaces and parentheses. */
-export function parseStat(text: string): ProcInfo | null {
-  const close = text.lastIndexOf(")");
-  const pid = Number(text.slice(0, text.indexOf(" ")));
-  if (close < 0 || !Number.isInteger(pid)) return null;
-  const f = text.slice(close + 2).trim().split(" ");
-  // After the name: state(0) ppid(1) pgrp(2) session(3) ... starttime(19).
-  const [ppid, pgrp, session, start] = [f[1], f[2], f[3], f[19]].map(Number);
-  if ([ppid, pgrp, session, start].some((n) => !Number.isFinite(n))) return null;
-  return { pid, ppid, pgrp, session, start, state: f[0] };
-}
-
-/** Every process now, skipping those that end while being read. */
-export function readProcesses(): ProcInfo[] {
-  const out: ProcInfo[] = [];
-  let entries: Iterable<Deno.DirEntry>;
-  try {
-    entries = Deno.readDirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const info = parseStat(Deno.readTextFileSync(`/proc/${e.name}/stat`));
-      if (info) out.push(info);
-    } catch {
-      // Gone already.
-    }
-  }
-  return out;
-}
+export {
+  bootTimeMs,
+  identity,
+  parseStat,
+  type ProcInfo,
+  readProcesses,
+  startedAtMs,
+} from "../base/proc_table.ts";
 
 /** `root` and everything below it, by parent links, as it stands in `table`. */
 export function descendants(table: ProcInfo[], root: number): ProcInfo[] {
@@ -62,26 +27,6 @@ export function descendants(table: ProcInfo[], root: number): ProcInfo[] {
   }
   return out;
 }
-
-/** /proc reports start times in USER_HZ ticks, which is 100 on every Linux build spot runs on. */
-const TICKS_PER_SECOND = 100;
-
-/** When the machine booted (ms since the epoch, from /proc/stat `btime`), or null without /proc. */
-export function bootTimeMs(): number | null {
-  try {
-    const m = /^btime (\d+)$/m.exec(Deno.readTextFileSync("/proc/stat"));
-    return m ? Number(m[1]) * 1000 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A process's start as wall-clock time (ms), to the second `btime` gives. */
-export const startedAtMs = (p: ProcInfo, bootMs: number): number =>
-  bootMs + (p.start * 1000) / TICKS_PER_SECOND;
-
-/** `${pid}:${start}`: one process, never confused with a later one that got the same pid. */
-export const identity = (p: ProcInfo) => `${p.pid}:${p.start}`;
 
 /**
  * Processes re-parented to `self` (a child subreaper) since `sinceStart` (clock ticks since boot), alive:

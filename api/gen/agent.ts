@@ -119,7 +119,7 @@ export interface AgentStopOptions extends SpotOptions {
 }
 
 /**
- * Stop an agent's processes and unregister its name (harmless to repeat). As `spot agent stop`.
+ * Stop an agent's processes, end the turn they cut short, unregister its name (harmless to repeat). The run ends failed (AGENT_STOPPED); the worktree stays. As `spot agent stop`.
  *
  * @example
  * ```ts ignore
@@ -129,3 +129,20 @@ export interface AgentStopOptions extends SpotOptions {
  * ```
  */
 export const agentStop: (options: AgentStopOptions) => Promise<JsonObject> = callJson("agent stop");
+
+/** What {@link agentDiscard} takes. */
+export interface AgentDiscardOptions extends SpotOptions {
+  /** the agent's name: letters, digits, _ and -, starting with a letter or digit */ name: string;
+}
+
+/**
+ * Stop an agent, drop its run (diff kept in diff.patch, worktree and branch removed), unregister it. As `spot agent discard`.
+ *
+ * @example
+ * ```ts ignore
+ * import { agentDiscard } from "@spot/spot";
+ *
+ * const result = await agentDiscard({ name: "fix-add" });
+ * ```
+ */
+export const agentDiscard: (options: AgentDiscardOptions) => Promise<JsonObject> = callJson("agent discard");

@@ -23,7 +23,7 @@ export interface DoctorOptions extends SpotOptions {
 }
 
 /**
- * Check that a task can run here with the chosen profile. Says the profile spot would choose, its key, its network and the sandbox; fails DOCTOR_FAILED with each blocker and its fix. As `spot doctor`.
+ * Check that a task can run here with the chosen profile. Says the profile spot would choose, its key, its network and the sandbox; DOCTOR_FAILED names each blocker and its fix. As `spot doctor`.
  *
  * @example
  * ```ts ignore
@@ -61,7 +61,7 @@ export interface RunOptions extends SpotOptions {
 }
 
 /**
- * Run the worker's implementation turn. Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications when the request has a progress token. As `spot run`.
+ * Run the worker's implementation turn. Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications. As `spot run`.
  *
  * @example
  * ```ts ignore
@@ -109,7 +109,7 @@ export const selfReview: (options: SelfReviewOptions) => Promise<SelfReviewResul
 /** What {@link revise} takes. */
 export interface ReviseOptions extends SpotOptions {
   /** the run id prepare returned */ runId: string;
-  /** the review with verdict revise (schemas/review-result.schema.json): an object, or a JSON file's path */ review: string | ReviewResultInput;
+  /** the review, verdict revise (schemas/review-result.schema.json): an object, or a JSON file's path */ review: string | ReviewResultInput;
 }
 
 /**
@@ -127,7 +127,7 @@ export const revise: (options: ReviseOptions) => Promise<ReviseResult> = call<Re
 /** What {@link approve} takes. */
 export interface ApproveOptions extends SpotOptions {
   /** the run id prepare returned */ runId: string;
-  /** the review with verdict approve (schemas/review-result.schema.json): an object, or a JSON file's path */ review: string | ReviewResultInput;
+  /** the review, verdict approve (schemas/review-result.schema.json): an object, or a JSON file's path */ review: string | ReviewResultInput;
   /** commit subject (one line, at most 200 characters) */ message: string;
 }
 
@@ -168,7 +168,7 @@ export interface ReportOptions extends SpotOptions {
 }
 
 /**
- * Write metrics.json and report.md. The headline is the parent tokens the delegation avoided; format parent gives the final response for the user as text. As `spot report`.
+ * Write metrics.json and report.md. The headline is the parent tokens the delegation avoided; format parent gives the user's final response. As `spot report`.
  *
  * @example
  * ```ts ignore

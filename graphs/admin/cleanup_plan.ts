@@ -65,8 +65,8 @@ export function decide(f: RunFacts): Decision {
   if (extra) {
     return retain(`its worktree has changes spot did not record: ${extra.slice(0, 10).join(", ")}`);
   }
-  // `spot cleanup` keeps the worker branch of a run that was not integrated; a task that succeeded without
-  // writing (or whose builder was integrated) ends integrated, and its branch goes with the worktree.
-  const ends: Status = finished ? f.run.status : succeeded ? "integrated" : "failed";
-  return { kind: "remove", endRun: !finished, branchRemoved: ends === "integrated" };
+  // `spot cleanup` keeps the worker branch of a run that did not land or succeed; a read-only task that
+  // succeeded ends `succeeded` (a builder's, integrated by its job, `integrated`), and its branch goes too.
+  const ends: Status = finished ? f.run.status : succeeded ? "succeeded" : "failed";
+  return { kind: "remove", endRun: !finished, branchRemoved: ends === "integrated" || ends === "succeeded" };
 }

@@ -48,7 +48,7 @@ Deno.test("decide() retains a task that is not over", () => {
   assert.equal(reason(facts({ record: { state: "running", runId: "job-1.api" } })), "its task is running");
 });
 
-Deno.test("decide() ends a read-only task's unfinished run as integrated before removing it", () => {
+Deno.test("decide() ends a read-only task's unfinished run as succeeded before removing it", () => {
   const scout = facts({
     role: "scout",
     record: { state: "succeeded", runId: "job-1.scout" },

@@ -23,7 +23,7 @@ Deno.test("taskPrompt() tells a task the job's notes, oldest first, and nothing 
     after: [],
   };
   const job = { jobId: "j", cwd: "/r", instructions: [], tasks: [task] } as unknown as StoredJob;
-  const told = taskPrompt(job, task, [], [{ text: "first" }, { text: "second\nline" }]);
+  const told = taskPrompt(job, task, { before: [], notes: [{ text: "first" }, { text: "second\nline" }] });
   assert.ok(told.includes("## Notes from the parent, oldest first\n- first\n- second\n  line\n"), told);
-  assert.doesNotMatch(taskPrompt(job, task, []), /## Notes/);
+  assert.doesNotMatch(taskPrompt(job, task, { before: [] }), /## Notes/);
 });

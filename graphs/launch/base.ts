@@ -5,8 +5,8 @@
  * user's own index is never touched, and kept alive by a private ref `refs/spot/<job>/base`. Tasks started
  * later see the same base, whatever the user edits meanwhile.
  */
-import { join } from "../../base/path.ts";
 import { git, gitText } from "../../git/git.ts";
+import { tempIndexPath } from "../../git/temp_index.ts";
 import { userIdentity } from "../../git/repo.ts";
 
 export interface JobBase {
@@ -29,7 +29,7 @@ export async function snapshotBase(
   if (!options.includeUncommitted) return { head, commit: head };
   const status = await gitText(["status", "--porcelain=v1", "--untracked-files=all"], { cwd });
   if (status === "") return { head, commit: head };
-  const index = { cwd, indexFile: join(options.scratchDir, `.base-${crypto.randomUUID()}.index`) };
+  const index = { cwd, indexFile: tempIndexPath(options.scratchDir, "base") };
   try {
     await git(["read-tree", head], index);
     await git(["add", "--all", "--", "."], index);

@@ -32,6 +32,9 @@ autoIntegrateCleanSource: boolean
  * OS sandbox for workers and checks: auto (bwrap when usable, else refuse), bwrap, none
  */
 sandbox: ("auto" | "bwrap" | "none")
+/**
+ * exit codes: spot's (2-6 by kind, the default) or the original pi-worker's (1 for every error, 2 for usage)
+ */
 exitCodes?: ("spot" | "pi-worker")
 /**
  * Time, size and retry bounds of a run

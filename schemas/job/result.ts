@@ -22,9 +22,11 @@ export const ResultCheck = z.object({
 }).strict();
 
 export const Finding = z.object({
-  severity: z.enum(SEVERITIES),
-  message: z.string().min(1).max(4000),
-  evidence: z.string().max(4000).optional(),
+  severity: z.enum(SEVERITIES).describe("Its priority: critical and high first"),
+  message: z.string().min(1).max(4000).describe("The problem"),
+  evidence: z.string().max(4000).optional().describe("Where it shows: a file and line, a command's output"),
+  requiredChange: z.string().min(1).max(4000).optional().describe("Reviewers: what must change"),
+  taskId: TaskId.optional().describe("Reviewers of several builders: the builder it is about"),
 }).strict();
 
 export const Source = z.object({
@@ -37,7 +39,7 @@ export const Source = z.object({
 }).strict();
 
 export const ReviewVerdict = z.object({
-  taskId: TaskId.describe("The builder reviewed"),
+  taskId: TaskId.describe("The builder reviewed (a reviewer of a reviewBase range: its own id)"),
   fingerprint: z.string().regex(/^[0-9a-f]{64}$/, "must be the 64 hex digits the prompt gave"),
   verdict: z.enum(["approve", "changes_requested"]),
 }).strict();

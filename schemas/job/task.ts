@@ -50,6 +50,26 @@ export function webHostProblem(entry: string): string | null {
   return null;
 }
 
+/** One side of a `reviewBase`: a revision git can name, never one that reads as an option. */
+const REVISION = /^[A-Za-z0-9_@][A-Za-z0-9._/@^~{}+-]*$/;
+
+/** Why a `reviewBase` is refused, or null: `REV`, or `A..B`, each a plain revision. */
+export function reviewBaseProblem(spec: string): string | null {
+  const sides = spec.split("..");
+  if (sides.length > 2 || spec.includes("...")) {
+    return 'expected a revision (REV) or a range (A..B), not "..." or more than one ".."';
+  }
+  if (sides.some((s) => !REVISION.test(s) || s.includes(".."))) {
+    return "each side must be a revision such as main, HEAD, HEAD~2, v1.2 or a commit id";
+  }
+  return null;
+}
+
+export const ReviewBase = z.string().min(1).max(300).superRefine((spec, ctx) => {
+  const problem = reviewBaseProblem(spec);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const WebHost = z.string().min(3).max(260).superRefine((entry, ctx) => {
   const problem = webHostProblem(entry);
   if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -89,6 +109,10 @@ export const JobTask = z.object({
   checks: z.array(TaskCheck).optional().describe("Builders: what spot runs on its work"),
   noChecksReason: z.string().min(1).max(1000).optional().describe("Required of a builder without checks"),
   reviewOf: TaskId.optional().describe("Reviewers: the builder it reviews; must be in after"),
+  reviewBase: ReviewBase.optional().describe(
+    "Reviewers: review work already in the checkout instead of a builder's: REV (the checkout, its " +
+      "uncommitted work included, against where it left REV; HEAD: the uncommitted work alone) or A..B",
+  ),
   webHosts: unique(WebHost).optional()
     .describe("Research: the hosts its web tools may reach, instead of the job's webHosts"),
 }).strict().superRefine((t, ctx) => {
@@ -101,6 +125,12 @@ export const JobTask = z.object({
     issue("checks", "a builder needs checks, or noChecksReason saying why it has none");
   }
   if (t.reviewOf !== undefined && t.role !== "reviewer") issue("reviewOf", "only a reviewer reviews a task");
+  if (t.reviewBase !== undefined && t.role !== "reviewer") {
+    issue("reviewBase", "only a reviewer reviews a range");
+  }
+  if (t.reviewBase !== undefined && t.reviewOf !== undefined) {
+    issue("reviewBase", "a reviewer reviews a range (reviewBase) or a builder (reviewOf), not both");
+  }
   if (t.webHosts !== undefined && t.role !== "research") {
     issue("webHosts", "only a research task has web tools: move the hosts to a research task");
   }

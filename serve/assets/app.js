@@ -5,8 +5,10 @@
   const AUTO_KEY = "spot.autoRefresh";
   const AUTO_MS = 60_000;
   const DEBOUNCE_MS = 300;
+  const PLOTS_DEBOUNCE_MS = 1_000;
   const csrf = document.querySelector('meta[name="spot-csrf"]')?.getAttribute("content") ?? "";
   const runsPanel = document.getElementById("runs-panel");
+  const plotsPanel = document.getElementById("plots-panel");
   const connPanel = document.getElementById("connections-panel");
   const liveStatus = document.getElementById("live-status");
   const updated = document.getElementById("updated");
@@ -18,6 +20,7 @@
     status: params.get("status") ?? "",
     page: Number(params.get("page") ?? "1") || 1,
     expand: (params.get("expand") ?? "").split(",").filter((s) => s !== ""),
+    by: params.get("by") ?? "",
   };
 
   function query() {
@@ -26,6 +29,7 @@
     if (view.status) p.set("status", view.status);
     if (view.page > 1) p.set("page", String(view.page));
     if (view.expand.length) p.set("expand", view.expand.join(","));
+    if (view.by) p.set("by", view.by);
     return p;
   }
 
@@ -75,8 +79,28 @@
     }
   }
 
+  // The plots change only when a run's state does; the server answers from its cache otherwise.
+  async function refreshPlots() {
+    try {
+      const p = query();
+      p.delete("expand");
+      p.delete("page");
+      p.set("panel", "plots");
+      const res = await fetch(`/api/fragment?${p}`, { headers: { accept: "text/html" } });
+      if (res.ok && plotsPanel) {
+        plotsPanel.innerHTML = await res.text();
+        // Runs changed faster than the server redraws the plots: it says when to ask again.
+        const stale = Number(plotsPanel.querySelector("[data-stale-ms]")?.getAttribute("data-stale-ms"));
+        if (stale > 0) plotsSoon(stale + 50);
+      }
+    } catch {
+      // As above.
+    }
+  }
+
   function refreshAll() {
     void refreshRuns();
+    void refreshPlots();
     void refreshConnections(false);
   }
 
@@ -84,6 +108,12 @@
   function soon() {
     clearTimeout(timer);
     timer = setTimeout(() => void refreshRuns(), DEBOUNCE_MS);
+  }
+
+  let plotTimer = 0;
+  function plotsSoon(ms = PLOTS_DEBOUNCE_MS) {
+    clearTimeout(plotTimer);
+    plotTimer = setTimeout(() => void refreshPlots(), ms);
   }
 
   function appendLog(runId, line) {
@@ -107,6 +137,14 @@
       void refreshRuns();
       return;
     }
+    const by = target?.closest("[data-by]");
+    if (by) {
+      e.preventDefault();
+      view.by = by.getAttribute("data-by") ?? "";
+      remember();
+      void refreshPlots();
+      return;
+    }
     const page = target?.closest("[data-page]");
     if (page) {
       e.preventDefault();
@@ -118,7 +156,10 @@
     const refresh = target?.closest("[data-refresh]");
     if (refresh) {
       if (refresh.getAttribute("data-refresh") === "connections") void refreshConnections(true);
-      else void refreshRuns();
+      else {
+        void refreshRuns();
+        void refreshPlots();
+      }
       return;
     }
     const copy = target?.closest("button[data-copy]");
@@ -153,7 +194,13 @@
     liveStatus.className = `live-status ${ok ? "on" : "off"}`;
   }
 
-  if ("EventSource" in window) {
+  // The stream opens once the page has loaded, so the load event (and a screenshot waiting on it) never
+  // waits on a response that does not end. A tool that waits for the network to go quiet opens ?static=1.
+  function follow() {
+    if (!("EventSource" in window)) {
+      setLive("no live updates in this browser; use Refresh or auto-refresh", false);
+      return;
+    }
     const events = new EventSource("/api/events");
     events.addEventListener("open", () => setLive("live", true));
     events.addEventListener(
@@ -164,13 +211,14 @@
       try {
         const item = JSON.parse(e.data);
         if (typeof item.runId === "string" && typeof item.line === "string") appendLog(item.runId, item.line);
+        if (typeof item.to === "string") plotsSoon();
       } catch {
         // Not ours; ignore.
       }
       soon();
     });
-  } else {
-    setLive("no live updates in this browser; use Refresh or auto-refresh", false);
   }
+  if (document.readyState === "complete") follow();
+  else addEventListener("load", () => setTimeout(follow, 0), { once: true });
   stamp();
 })();

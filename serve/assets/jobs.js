@@ -153,7 +153,12 @@
     }
   }
 
-  if ("EventSource" in window) {
+  // As on the runs page: the stream opens after load; ?static=1 serves the page without this script.
+  function follow() {
+    if (!("EventSource" in window)) {
+      setLive("no live updates in this browser; use Refresh or auto-refresh", false);
+      return;
+    }
     const events = new EventSource("/api/events");
     events.addEventListener("open", () => setLive("live", true));
     events.addEventListener(
@@ -169,9 +174,9 @@
       // A task's run is `<job>.<task>`: its progress changes the node's run status, time and cost.
       if (jobId && item && typeof item.runId === "string" && item.runId.startsWith(`${jobId}.`)) soon();
     });
-  } else {
-    setLive("no live updates in this browser; use Refresh or auto-refresh", false);
   }
+  if (document.readyState === "complete") follow();
+  else addEventListener("load", () => setTimeout(follow, 0), { once: true });
   drawEdges();
   stamp();
 })();

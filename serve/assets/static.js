@@ -1,13 +1,18 @@
 // The snapshot's script, inlined under a CSP hash: show one run's details, filter rows. No data inside.
 "use strict";
 (() => {
+  // Rows start folded, and their arrows say so.
   for (const row of document.querySelectorAll("tr.detail")) row.hidden = true;
-  for (const a of document.querySelectorAll("[data-expand]")) a.setAttribute("aria-expanded", "false");
+  for (const a of document.querySelectorAll("[data-expand]")) {
+    a.setAttribute("aria-expanded", "false");
+    a.textContent = "▸";
+  }
   document.addEventListener("click", (e) => {
-    // A job task's run: open that run's details; the link's own anchor then scrolls to them.
-    const show = e.target instanceof Element ? e.target.closest("[data-show]") : null;
-    if (show) {
-      const id = show.getAttribute("data-show");
+    // A job task's run (a link in its table or a box of its graph, an SVG link): open that run's details; the
+    // link's own anchor then scrolls to them.
+    const link = e.target instanceof Element ? e.target.closest("[data-show], a[href^='#detail-']") : null;
+    if (link) {
+      const id = link.getAttribute("data-show") ?? link.getAttribute("href").slice("#detail-".length);
       const detail = document.getElementById(`detail-${id}`);
       if (detail) detail.hidden = false;
       for (const a of document.querySelectorAll("[data-expand]")) {

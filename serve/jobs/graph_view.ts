@@ -8,6 +8,7 @@ import type { RunDetail } from "../detail.ts";
 import { renderDetail } from "../views/detail.ts";
 import { badge, clip, compact, duration, type Html, int, text, tone, usd, when } from "../views/format.ts";
 import { layers } from "./layout.ts";
+import { graphFigure, timelineFigure } from "../plots/job_plots.ts";
 import type { JobView, TaskView } from "./read.ts";
 
 /** The transitions listed under the graph, newest first; the API returns more. */
@@ -18,9 +19,12 @@ export interface JobPanelView {
   /** The task whose run is shown under the graph (`?task=`), if any. */
   open: string | null;
   detail: RunDetail | null;
+  /** `?static=1`: no script draws the graph's edges, so the graph is a picture; links keep the flag. */
+  static?: boolean;
 }
 
-const taskHref = (jobId: string, id: string) => `/jobs/${jobId}?task=${encodeURIComponent(id)}`;
+const taskHref = (jobId: string, id: string, isStatic = false) =>
+  `/jobs/${jobId}?task=${encodeURIComponent(id)}${isStatic ? "&static=1" : ""}`;
 
 function cost(t: TaskView): Html {
   if (!t.usage) return html`<span class="muted cost" title="no worker turn has ended yet">cost -</span>`;
@@ -128,9 +132,9 @@ function facts(job: JobView): Html {
 
 function events(job: JobView): Html {
   if (job.events.length === 0) return html`<p class="muted">No transitions yet.</p>`;
-  return html`<ol class="transitions job-events">${
-    job.events.slice(-EVENTS_SHOWN).reverse().map((e) =>
-      html`<li><span class="muted">${when(e?.at)}</span> ${
+  return html`<ol class="transitions job-events numbered">${
+    job.events.slice(-EVENTS_SHOWN).reverse().map((e, i) =>
+      html`<li><span class="step">${i + 1}.</span> <span class="muted">${when(e?.at)}</span> ${
         e?.type === "task" ? html`task <b>${text(e.id)}</b>` : html`<b>job</b>`
       } ${badge("status", e?.state)} <span class="reason">${clip(e?.reason, 300)}</span></li>`
     )
@@ -164,7 +168,8 @@ export function renderJobPanel(v: JobPanelView): Html {
   }</h2><button type="button" class="refresh" data-refresh="job">Refresh</button></div>
 ${job.reason ? html`<p class="reason">${clip(job.reason, 600)}</p>` : ""}
 ${facts(job)}
-${graph(job, v.open)}
+${v.static ? graphFigure(job, (t) => t.runId ? taskHref(job.jobId, t.id, true) : null) : graph(job, v.open)}
+${timelineFigure(job)}
 <h3>Transitions</h3>
 ${events(job)}
 </section>

@@ -19,6 +19,7 @@ import { RUN_ID_PATTERN } from "../../schemas/constants.ts";
 import type { SpotPaths } from "../../store/paths.ts";
 import { asRunState } from "../../store/run_entry.ts";
 import { depths } from "./layout.ts";
+import { cleanTransitions, type Segment, taskSegments, type Transition } from "../plots/phases.ts";
 
 /** The newest jobs the list reads at once; older ones are a page away. */
 export const JOBS_PAGE = 50;
@@ -26,6 +27,8 @@ export const JOBS_PAGE = 50;
 export const MAX_EVENTS = 100;
 /** A task's text in a node or the API; the rest is in job.json. */
 const TASK_CHARS = 240;
+/** A task run's latest transitions, enough for its timeline (a run has a dozen at most without revisions). */
+const MAX_TRANSITIONS = 50;
 
 export interface JobRow {
   jobId: string;
@@ -63,6 +66,10 @@ export interface TaskView {
   /** The run's worker usage and cost, once a worker turn has ended; null before (unknown, not zero). */
   usage: Usage | null;
   costUsd: number | null;
+  /** Its run's transitions (status and time), oldest first; empty before the run exists. */
+  transitions: Transition[];
+  /** Its time on the job's clock: waiting for its `after`, then its run's phases (serve/plots/phases.ts). */
+  segments: Segment[];
 }
 
 export interface JobView extends JobRow {
@@ -177,7 +184,14 @@ async function taskView(
     elapsedMs: start !== null && end !== null ? Math.max(0, end - start) : null,
     usage: turned ? { ...run.workerUsage } : null,
     costUsd: turned && typeof run.workerCostUsd === "number" ? run.workerCostUsd : null,
+    transitions: run ? cleanTransitions(run.transitions).slice(-MAX_TRANSITIONS) : [],
+    segments: [],
   };
+}
+
+/** When the job started running: its first `running` event, else its first task's start. */
+function jobStart(events: readonly JobEvent[]): string | null {
+  return events.find((e) => e?.type === "job" && e.state === "running")?.at ?? null;
 }
 
 /** One job with every task's state, run, time and cost; null when it does not exist (yet). */
@@ -189,9 +203,11 @@ export async function readJob(paths: SpotPaths, jobId: string, now = new Date())
   const taskViews = await Promise.all(
     job.tasks.map((t) => taskView(paths, t, state.tasks[t.id], depth.get(t.id) ?? 0, now.getTime())),
   );
-  const events = (await readEvents(paths, jobId).catch(() => []))
-    .filter((e) => typeof e === "object" && e !== null && typeof e.state === "string")
-    .slice(-MAX_EVENTS);
+  const allEvents = (await readEvents(paths, jobId).catch(() => []))
+    .filter((e) => typeof e === "object" && e !== null && typeof e.state === "string");
+  const events = allEvents.slice(-MAX_EVENTS);
+  const segments = taskSegments(taskViews, { jobStart: jobStart(allEvents), now });
+  for (const t of taskViews) t.segments = segments.get(t.id) ?? [];
   const starts = taskViews.map((t) => ms(t.startedAt)).filter((n) => n !== null);
   const ends = taskViews.map((t) => t.state === "running" ? now.getTime() : ms(t.endedAt))
     .filter((n) => n !== null);

@@ -21,13 +21,18 @@ import { JOBS_PAGE, type JobView, listJobs, readJob } from "./read.ts";
 /** The API may hand out bigger pages than the list shows, but not every job at once. */
 const MAX_LIMIT = 500;
 
+/** `static=1`: the page without its script (no live stream, no timers), for snapshots and screenshots. */
+const Static = z.enum(["0", "1"]).optional().transform((v) => v === "1");
+
 const ListQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(JOBS_PAGE),
+  static: Static,
 }).strict();
 
 const JobQuery = z.object({
   task: z.string().regex(TASK_ID_PATTERN, "must be a task id such as api").optional(),
+  static: Static,
 }).strict();
 
 export interface JobRouteDeps {
@@ -51,7 +56,7 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
 
   async function list(
     c: Context,
-    show: (panel: () => Html, data: object) => Response | Promise<Response>,
+    show: (panel: () => Html, data: object, isStatic: boolean) => Response | Promise<Response>,
   ): Promise<Response> {
     const q = query(c, ListQuery);
     if (q instanceof Response) return q;
@@ -61,15 +66,16 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
       ok: true,
       generatedAt: at.toISOString(),
       total,
-      ...q,
+      page: q.page,
+      limit: q.limit,
       jobs,
-    });
+    }, q.static);
   }
 
   /** The job the URL names, or the 404 every route gives for a bad or unknown id. */
   async function job(
     c: Context,
-    show: (view: JobView, panel: () => Promise<Html>) => Response | Promise<Response>,
+    show: (view: JobView, panel: () => Promise<Html>, isStatic: boolean) => Response | Promise<Response>,
   ): Promise<Response> {
     const q = query(c, JobQuery);
     if (q instanceof Response) return q;
@@ -87,7 +93,13 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
     return show(
       view,
       async () =>
-        renderJobPanel({ job: view, open, detail: runId ? await loadRunDetail(paths, runId) : null }),
+        renderJobPanel({
+          job: view,
+          open,
+          detail: runId ? await loadRunDetail(paths, runId) : null,
+          static: q.static,
+        }),
+      q.static,
     );
   }
 
@@ -97,7 +109,10 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
   );
   app.get("/assets/jobs.css", (c) => c.body(jobsCss, 200, { "content-type": "text/css; charset=utf-8" }));
 
-  app.get("/jobs", (c) => list(c, (panel) => c.html(renderJobsPage("spot jobs", panel()))));
+  app.get(
+    "/jobs",
+    (c) => list(c, (panel, _, isStatic) => c.html(renderJobsPage("spot jobs", panel(), null, isStatic))),
+  );
   app.get("/api/fragment/jobs", (c) => list(c, (panel) => c.html(panel())));
   app.get("/api/jobs", (c) => list(c, (_, data) => c.json(data)));
 
@@ -106,7 +121,8 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
     (c) =>
       job(
         c,
-        async (view, panel) => c.html(renderJobsPage(`spot job ${view.jobId}`, await panel(), view.jobId)),
+        async (view, panel, isStatic) =>
+          c.html(renderJobsPage(`spot job ${view.jobId}`, await panel(), view.jobId, isStatic)),
       ),
   );
   app.get("/api/fragment/jobs/:jobId", (c) => job(c, async (_, panel) => c.html(await panel())));

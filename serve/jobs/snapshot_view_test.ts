@@ -35,6 +35,8 @@ function job(over: Partial<JobView> = {}): JobView {
         elapsedMs: 1_000,
         usage: null,
         costUsd: 0.25,
+        transitions: [],
+        segments: [],
       },
       {
         id: "ui",
@@ -51,6 +53,8 @@ function job(over: Partial<JobView> = {}): JobView {
         elapsedMs: null,
         usage: null,
         costUsd: null,
+        transitions: [],
+        segments: [],
       },
     ],
     ...over,

@@ -3,7 +3,10 @@ import { html } from "hono/html";
 import type { Connections } from "../connections.ts";
 import { type Html, when } from "./format.ts";
 
+/** Installed CLIs, and missing ones a routed profile needs; the rest are one calm line, not failures. */
 function adapters(c: Connections): Html {
+  const shown = c.adapters.filter((a) => a.installed || a.needed || !a.known);
+  const available = c.adapters.filter((a) => !shown.includes(a)).map((a) => a.name);
   return html`
     <table class="conn">
       <thead>
@@ -14,28 +17,36 @@ function adapters(c: Connections): Html {
           <th>Binary</th>
         </tr>
       </thead>
-      <tbody>${c.adapters.map((a) =>
+      <tbody>${shown.map((a) =>
         html`
-          <tr>
+          <tr data-adapter="${a.name}">
             <td data-label="Adapter"><b>${a.name}</b>${a.known ? "" : html`
               <span class="warn">unknown adapter</span>
             `}</td>
             <td data-label="Installed">${a.installed
               ? html`<span class="ok">yes</span>`
-              : html`<span class="bad">no</span>`}</td>
+              : html`<span class="bad">no</span> <span class="muted">a profile you route to needs it</span>`}</td>
             <td data-label="Version">${a.version ?? "-"}</td>
             <td data-label="Binary"><code>${a.binary ?? "not found on PATH"}</code></td>
           </tr>
         `
       )}</tbody>
     </table>
+    ${available.length
+      ? html`
+        <p class="muted available"
+          data-available="${available.join(" ")}">Available to install: ${available.join(
+            ", ",
+          )} (docs/worker-adapters.md).</p>
+      `
+      : ""}
   `;
 }
 
 function profiles(c: Connections): Html {
   if (c.profiles.length === 0) return html`<p class="muted">No profile is configured.</p>`;
   return html`
-    <table class="conn">
+    <table class="conn profiles">
       <thead>
         <tr>
           <th>Profile</th>
@@ -46,7 +57,7 @@ function profiles(c: Connections): Html {
       </thead>
       <tbody>${c.profiles.map((p) =>
         html`
-          <tr>
+          <tr data-profile="${p.name}" data-routed="${p.routed ? "true" : "false"}">
             <td data-label="Profile"><b>${p.name}</b>${p.isDefault
               ? html`
                 <span class="badge">default</span>
@@ -57,6 +68,8 @@ function profiles(c: Connections): Html {
               ? html`<span class="muted">none needed</span>`
               : p.credentialPresent
               ? html`<span class="ok">${p.apiKeyEnv} is set</span>`
+              : !p.routed
+              ? html`<span class="muted">${p.apiKeyEnv} not set; nothing routes to it</span>`
               : html`
                 <span
                   class="bad">${p

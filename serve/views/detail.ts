@@ -2,7 +2,9 @@
 import { html } from "hono/html";
 import { ACTIVE } from "../../store/run_entry.ts";
 import type { RunDetail } from "../detail.ts";
-import { clip, type Html, int, shortSha, text, usd, when, yesNo } from "./format.ts";
+import { clip, codeName, type Html, int, sha, text, usd, when, yesNo } from "./format.ts";
+import { phaseFigure } from "../plots/job_plots.ts";
+import { runPhases } from "../plots/phases.ts";
 
 function section(title: string, body: Html): Html {
   return html`<section class="detail-part"><h3>${title}</h3>${body}</section>`;
@@ -15,11 +17,13 @@ function none(what: string): Html {
 function transitions(d: RunDetail): Html {
   const list = Array.isArray(d.state.transitions) ? d.state.transitions : [];
   if (list.length === 0) return none("No transitions recorded.");
-  return html`<ol class="transitions">${
-    list.map((t) =>
-      html`<li><span class="muted">${when(t?.at)}</span> ${text(t?.from ?? "-")} → <b>${
-        text(t?.to)
-      }</b> <span class="reason">${clip(t?.reason, 300)}</span></li>`
+  // The step number is text, not a list marker: a marker sits outside the box and loses its first digit
+  // past nine.
+  return html`<ol class="transitions numbered">${
+    list.map((t, i) =>
+      html`<li><span class="step">${i + 1}.</span> <span class="muted">${when(t?.at)}</span> ${
+        text(t?.from ?? "-")
+      } → <b>${text(t?.to)}</b> <span class="reason">${clip(t?.reason, 300)}</span></li>`
     )
   }</ol>`;
 }
@@ -58,7 +62,7 @@ function scan(d: RunDetail): Html {
   const issues = d.scanIssues.length
     ? html`<ul class="findings">${
       d.scanIssues.map((i) =>
-        html`<li><code>${i.code}</code> ${
+        html`<li>${codeName(i.code)} ${
           i.file
             ? html`
               <code class="file">${clip(i.file, 200)}</code>
@@ -131,9 +135,7 @@ function usage(d: RunDetail): Html {
       <dt>Fallback used</dt>
       <dd>${yesNo(s.fallbackUsed)}</dd>
       <dt>Commit</dt>
-      <dd><code>${shortSha(s.implementationCommit ?? "-")}</code> integrated <code>${shortSha(
-        s.integratedCommit ?? "-",
-      )}</code></dd>
+      <dd>${sha(s.implementationCommit ?? "-")} integrated ${sha(s.integratedCommit ?? "-")}</dd>
     </dl>
   `;
 }
@@ -163,14 +165,20 @@ ${
           : ""
       }${
         s.failure
-          ? html`<p class="bad">Stopped by <code>${text(s.failure.code)}</code>: ${
-            clip(s.failure.message, 600)
-          }</p>`
+          ? html`<p class="bad">Stopped by ${codeName(s.failure.code)}: ${clip(s.failure.message, 600)}</p>`
           : ""
       }`,
     )
   }
 ${section("Transitions", transitions(d))}
+${
+    section(
+      "Time per phase",
+      phaseFigure(runPhases(s.transitions, d.readAt ?? new Date(s.updatedAt), s.status), s.runId, {
+        chart: d.phaseChart,
+      }),
+    )
+  }
 ${section("Verification", checks(d))}
 ${section("Scan", scan(d))}
 ${section("Self-review", selfReview(d))}

@@ -55,6 +55,22 @@ export function tone(value: unknown): string {
   return /^[a-zA-Z][a-zA-Z-]{0,30}$/.test(s) ? s.toLowerCase() : "other";
 }
 
+/**
+ * An error code such as INTEGRATION_BLOCKED that may wrap only after an underscore, never inside a word: each
+ * part is its own text, with a break opportunity (`<wbr>`) between them.
+ */
+export function codeName(value: unknown, cls = ""): Html {
+  const parts = text(value).match(/[^_]+_*|_+/g) ?? [];
+  return html`<code class="code-name${cls ? ` ${cls}` : ""}">${
+    parts.map((p, i) => i === 0 ? p : html`<wbr>${p}`)
+  }</code>`;
+}
+
+/** A commit's short hash, on one line. */
+export function sha(value: unknown): Html {
+  return html`<code class="sha">${shortSha(value)}</code>`;
+}
+
 export function badge(kind: "status" | "caller", value: unknown): Html {
   return html`<span class="badge ${kind} ${kind}-${tone(value)}">${text(value)}</span>`;
 }

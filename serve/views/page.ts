@@ -33,24 +33,33 @@ export function nav(current: "runs" | "jobs"): Html {
   }</nav>`;
 }
 
-export function renderLivePage(panels: { runs: Html; connections: Html }, csrfToken: string): Html {
+/** The header's live controls; a static view (`?static=1`) has no script to drive them and says so. */
+export function liveControls(isStatic: boolean): Html {
+  return isStatic ? html`<span class="muted">static view: no live updates</span>` : html`
+    <span id="live-status" class="live-status off">connecting…</span>
+    <label class="auto"><input type="checkbox" id="auto-refresh"> Auto-refresh (60 s)</label>
+    <span id="updated" class="muted"></span>
+  `;
+}
+
+export function renderLivePage(
+  panels: { runs: Html; plots: Html; connections: Html },
+  csrfToken: string,
+  o: { static?: boolean } = {},
+): Html {
   return html`
     ${head(
       "spot dashboard",
       html`
         <meta name="spot-csrf" content="${csrfToken}">
         <link rel="stylesheet" href="/assets/app.css">
-        <script src="/assets/app.js" defer></script>
+        ${o.static ? "" : html`<script src="/assets/app.js" defer></script>`}
       `,
     )}
-    <body class="live">
-      <header
-        class="top"><h1>spot</h1>${nav(
-          "runs",
-        )}<span id="live-status" class="live-status off">connecting…</span>
-    <label class="auto"><input type="checkbox" id="auto-refresh"> Auto-refresh (60 s)</label>
-    <span id="updated" class="muted"></span></header>
+    <body class="${o.static ? "live static" : "live"}">
+      <header class="top"><h1>spot</h1>${nav("runs")}${liveControls(o.static === true)}</header>
       <main>
+        <div id="plots-panel">${panels.plots}</div>
         <div id="runs-panel">${panels.runs}</div>
         <div id="connections-panel">${panels.connections}</div>
       </main>
@@ -60,7 +69,7 @@ export function renderLivePage(panels: { runs: Html; connections: Html }, csrfTo
 
 /** One self-contained file: inline style and script, allowed by hash and nothing else. */
 export async function renderStaticPage(
-  panels: { runs: Html; jobs?: Html; connections: Html },
+  panels: { runs: Html; plots?: Html; jobs?: Html; connections: Html },
   generatedAt: string,
 ): Promise<string> {
   const csp = [
@@ -82,6 +91,7 @@ export async function renderStaticPage(
     <body class="static">
       <header class="top"><h1>spot</h1><span class="muted">snapshot taken ${generatedAt}</span></header>
       <main>
+        ${panels.plots ? html`<div id="plots-panel">${panels.plots}</div>` : ""}
         <div id="runs-panel">${panels.runs}</div>
         ${panels.jobs ? html`<div id="jobs-panel">${panels.jobs}</div>` : ""}
         <div id="connections-panel">${panels.connections}</div>

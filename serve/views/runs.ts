@@ -7,7 +7,7 @@ import { dashHref, type DashQuery, toggled } from "../dash_query.ts";
 import type { RunDetail } from "../detail.ts";
 import type { AgentLine } from "../../agents/ls.ts";
 import { renderDetail } from "./detail.ts";
-import { badge, clip, compact, type Html, int, pct, shortSha, text, usd, when } from "./format.ts";
+import { badge, clip, codeName, compact, type Html, int, pct, sha, text, usd, when } from "./format.ts";
 import { savingRatio } from "../../usage/savings.ts";
 
 /** Every caller spot knows, so the filter offers them before any run exists. */
@@ -67,7 +67,7 @@ ${
   }
 <div class="card wide"><div class="card-label">Gate outcomes</div><div class="card-counts">${
     gates.length
-      ? gates.map(([code, n]) => html`<span class="count"><code>${code}</code> ${int(n)}</span>`)
+      ? gates.map(([code, n]) => html`<span class="count">${codeName(code)} ${int(n)}</span>`)
       : html`<span class="muted">no run stopped by a gate</span>`
   }</div></div>
 </section>`;
@@ -103,7 +103,11 @@ export function renderFilters(q: DashQuery, t: IndexTotals): Html {
         q.status,
         "all statuses",
       )}</select></label>
-      <noscript><button type="submit">Apply</button></noscript>
+      ${q.static
+        ? html`<input type="hidden" name="static" value="1"><button type="submit">Apply</button>`
+        : html`
+          <noscript><button type="submit">Apply</button></noscript>
+        `}
     </form>
   `;
 }
@@ -144,7 +148,7 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined, ag
       <td data-label="Caller">${badge("caller", s.caller)}</td>
       <td data-label="Status">${badge("status", s.status)}${s.failure
         ? html`
-          <code class="failure">${text(s.failure)}</code>
+          ${codeName(s.failure, "failure")}
         `
         : ""}</td>
       <td data-label="Worker">${text(s.profile)}<div class="muted">${clip(
@@ -159,7 +163,7 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined, ag
       <td data-label="Sandbox">${text(String(s.sandboxBackend ?? s.sandbox))}${s.fallbackUsed
         ? html`<div class="warn">fallback</div>`
         : ""}</td>
-      <td data-label="Commit"><code>${commit ? shortSha(commit) : "-"}</code></td>
+      <td data-label="Commit">${commit ? sha(commit) : html`<code>-</code>`}</td>
       <td data-label="Updated" class="muted">${when(s.updatedAt)}</td>
     </tr>${open
       ? html`

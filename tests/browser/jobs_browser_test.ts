@@ -93,6 +93,10 @@ Deno.test({
       const scout = await page.textContent(node("scout", "succeeded")) ?? "";
       assert.match(scout, /10 in \/ 5 out/, "the cost line comes from the run's usage");
       assert.match(scout, /\d+s/, "its time");
+      // A read-only task's run ends `succeeded` with its task (nothing to integrate): the node says no more.
+      assert.doesNotMatch(scout, /run integrated/, "a read-only scout's run claims an integration");
+      // (The planner's run may still be closing when its task shows succeeded; it never says integrated.)
+      assert.doesNotMatch(await page.textContent(node("plan", "succeeded")) ?? "", /run integrated/);
       assert.match(await page.textContent(".job .panel-head") ?? "", /succeeded/);
       assert.equal(await same(page), true, "the job page was reloaded");
 

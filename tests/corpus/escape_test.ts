@@ -84,3 +84,18 @@ Deno.test("corpus: a nested .git with hooks is blocked and its hook never runs",
   assert.equal(ran, false);
   await Deno.remove(o.env.dir, { recursive: true });
 });
+
+Deno.test("corpus: a ref the worker writes is ESCAPED_WORKTREE, even beside spot's own refs/spot ones", async () => {
+  // spot writes refs/spot/<job>/... while other tasks' workers run, so those are left to it; any other ref is
+  // still the worker reaching into the repository (under bwrap it cannot: the git dir is read-only).
+  const gate = await runEpisode("deno", () => [
+    { op: "write", path: "add.ts", content: FIXED_ADD },
+    { op: "exec", argv: ["git", "update-ref", "refs/spot/job-x/tasks/t", "HEAD"] },
+    { op: "exec", argv: ["git", "update-ref", "refs/heads/planted", "HEAD"] },
+  ], { sandbox: "none" });
+  assert.deepEqual([gate.status, gate.code], ["blocked", "ESCAPED_WORKTREE"]);
+  const message = (gate.last.json.error as { message: string }).message;
+  assert.match(message, /ref refs\/heads\/planted was added/);
+  assert.doesNotMatch(message, /refs\/spot/);
+  await Deno.remove(gate.env.dir, { recursive: true });
+});

@@ -54,12 +54,16 @@ Deno.test("job base: uncommitted work is snapshotted once for every task, the in
   const base = (await sh(repo, "git", "rev-parse", `refs/spot/${jobId}/base`)).trim();
   assert.notEqual(base, head);
   assert.equal((await sh(repo, "git", "rev-parse", `${base}^`)).trim(), head, "the snapshot sits on HEAD");
-  for (const id of ["scout", "api", "review"]) {
-    const run = JSON.parse(
-      await Deno.readTextFile(join(env.stateDir, "runs", `${jobId}.${id}`, "state.json")),
-    );
-    assert.equal(run.workerBaseRevision, base, `${id} started from the job's base`);
+  const startOf = async (id: string) =>
+    JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", `${jobId}.${id}`, "state.json")))
+      .workerBaseRevision;
+  for (const id of ["scout", "api"]) {
+    assert.equal(await startOf(id), base, `${id} started from the job's base`);
   }
+  // The reviewer starts from the builder's verified work, which sits on the same base.
+  const verified = (await sh(repo, "git", "rev-parse", `refs/spot/${jobId}/tasks/api`)).trim();
+  assert.equal(await startOf("review"), verified);
+  assert.equal((await sh(repo, "git", "rev-parse", `${verified}^`)).trim(), base);
   assert.equal(await sh(repo, "git", "ls-files", "--stage"), index, "the user's index is untouched");
 
   const integrated = await spot(env, repo, "job", "integrate", jobId);

@@ -58,9 +58,13 @@ Deno.test("job integrate: the four-task graph lands each builder in after order,
   assert.equal(await Deno.readTextFile(join(g.repo, "api/x.ts")), "export const x = 2;\n");
   assert.equal(await Deno.readTextFile(join(g.repo, "ui/y.ts")), "export const y = 2;\n");
   assert.equal((await sh(g.repo, "git", "status", "--porcelain")).trim(), "");
-  // Every task's run has ended: none holds a slot of maxConcurrentRuns any more.
-  for (const id of ["scout", "api", "ui", "review"]) {
+  // Every task's run has ended: none holds a slot of maxConcurrentRuns any more. The builders landed; the
+  // read-only scout and reviewer succeeded with nothing to land, and never show as integrated.
+  for (const id of ["api", "ui"]) {
     assert.equal(await runStatus(g.env.stateDir, `${g.jobId}.${id}`), "integrated", id);
+  }
+  for (const id of ["scout", "review"]) {
+    assert.equal(await runStatus(g.env.stateDir, `${g.jobId}.${id}`), "succeeded", id);
   }
   const again = await spot(g.env, g.repo, "job", "integrate", g.jobId);
   assert.deepEqual(again.json.commits, g.integrated.json.commits, "integrating again changes nothing");

@@ -69,6 +69,21 @@ Deno.test("job budget: parallel workers share it, each is stopped at its share, 
   await Deno.remove(r.env.dir, { recursive: true });
 });
 
+Deno.test("job budget: a worker that reports its whole spend in one burst and ends at once still fails its share", async () => {
+  // One task under $0.49: its share is all of it. The episode reports $0.60 in one usage event and finishes
+  // before spot can stop it, so only the judgement after the turn can hold the share.
+  const r = await job({ concurrency: 1, costUsd: 0.49 }, async (dir) => [
+    task("burst", "scout", { model: replay(await episode(dir, "burst", [usage(0.6), brief])) }),
+  ]);
+  assert.equal(code(r.done), "BUDGET_EXCEEDED", r.done.stdout + r.done.stderr);
+  const t = r.state.tasks.burst;
+  assert.equal(t.state, "failed");
+  assert.equal(t.reservedUsd, 0.49);
+  assert.match(t.reason!, /^BUDGET_EXCEEDED: .*it spent \$0\.6000 of the \$0\.4900 it was given/);
+  assert.equal(t.costUsd, 0.6);
+  await Deno.remove(r.env.dir, { recursive: true });
+});
+
 Deno.test("job limits: a task over taskMs fails TASK_TIMEOUT and its dependents are blocked", async () => {
   const r = await job({ taskMs: 1000 }, async (dir) => [
     task("slow", "scout", { model: replay(await episode(dir, "slow", [sleep(20_000), brief])) }),
