@@ -40,6 +40,7 @@ export const ERROR_CODES = {
   CONCURRENCY_LIMIT: EXIT.busy,
   AGENT_RUNNING: EXIT.busy,
   JOB_RUNNING: EXIT.busy,
+  LANDING_BUSY: EXIT.busy,
   STATE_INVALID: EXIT.refused,
   JOB_NOT_RUNNING: EXIT.refused,
   REVIEW_GATE: EXIT.refused,

@@ -118,6 +118,11 @@ export interface RunState {
   selfReviewSkipReason: string | null;
   implementationCommit: string | null;
   integratedCommit: string | null;
+  /**
+   * The commit `integrate` is about to fast-forward the source branch to (its checks passed in a scratch
+   * tree), recorded before the branch moves: a killed integrate that finds it on the branch finishes.
+   */
+  landing?: { commit: string; onto: string; at: string };
   blockedReason: string | null;
   recovery: { at: string; from: Status; to: Status; reason: string; nextCommand: string | null } | null;
   lastReportAt: string | null;

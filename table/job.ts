@@ -142,7 +142,8 @@ export const JOB_VERBS = [
   }),
   verb({
     name: "job integrate",
-    summary: "Land every reviewed builder on the source branch in after order, then run integratedChecks",
+    summary:
+      "Land every approved builder on the source branch in after order, or none; then integratedChecks",
     input: { jobId },
     errors: [
       ...JOB_ERRORS,
@@ -152,6 +153,8 @@ export const JOB_VERBS = [
       "DIFF_CHANGED",
       "INTEGRATION_BLOCKED",
       "POST_INTEGRATE_VERIFY_FAILED",
+      "SOURCE_CHANGED",
+      "LANDING_BUSY",
     ],
     annotations: { idempotent: true },
     examples: [`spot job integrate ${EXAMPLE_JOB}`],
@@ -161,7 +164,7 @@ export const JOB_VERBS = [
     name: "job rollback",
     summary: "Undo an apply-mode integration from its journal; previews without --confirm",
     input: { jobId, confirm: confirm("restore the files (refused when any changed since integration)") },
-    errors: [...JOB_ERRORS, "ROLLBACK_REFUSED"],
+    errors: [...JOB_ERRORS, "ROLLBACK_REFUSED", "LANDING_BUSY"],
     annotations: { destructive: true },
     examples: [`spot job rollback ${EXAMPLE_JOB} --confirm`],
     run: async (ctx, i) => (await graphs()).rollbackJob(ctx, i.jobId, { confirm: i.confirm === true }),

@@ -213,11 +213,16 @@ export const LOOP_VERBS = [
   }),
   verb({
     name: "integrate",
-    summary: "Cherry-pick the approved commit onto the clean source branch (never pushes)",
-    about: "Then runs the checks there; a moved or dirty source branch leaves the work on the worker branch",
+    summary:
+      "Check the approved commit in a scratch tree, then land it on the clean source branch (never pushes)",
+    about:
+      "A moved or dirty source, or checks that fail, land nothing and leave the work on the worker branch",
     output: { IntegrateResult: "verbs/integrate.ts" },
     input: { runId },
-    errors: [...RUN_ERRORS, ...codes("INTEGRATION_BLOCKED SOURCE_CHANGED POST_INTEGRATE_VERIFY_FAILED")],
+    errors: [
+      ...RUN_ERRORS,
+      ...codes("INTEGRATION_BLOCKED SOURCE_CHANGED POST_INTEGRATE_VERIFY_FAILED LANDING_BUSY"),
+    ],
     annotations: { long: true },
     examples: [example("integrate")],
     run: async (ctx, i) => (await verbs.integrate()).integrateRun(ctx, i.runId),

@@ -6,6 +6,7 @@ import { SpotError } from "../errors.ts";
 import { git, gitText } from "../git/git.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
+import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { readReview } from "../config/review_load.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
@@ -25,11 +26,21 @@ export interface ApproveResult {
   implementationCommit: string;
 }
 
+export interface ApproveOptions {
+  /**
+   * A job's integration checks the source itself, against the job's base and under the landing lock; the
+   * run's own look (its checkout as it was at prepare) would end a builder blocked for a change that only
+   * the job can judge.
+   */
+  sourceCheckedByCaller?: boolean;
+}
+
 export async function approveRun(
   ctx: SpotContext,
   runId: string,
   reviewFile: string,
   message: string,
+  options: ApproveOptions = {},
 ): Promise<ApproveResult> {
   if (!message.trim() || message.length > MAX_MESSAGE_CHARS || /[\r\n]/.test(message)) {
     throw new SpotError(
@@ -67,10 +78,8 @@ export async function approveRun(
     }
     const task = await loadTask(ctx.store, runId);
     const fresh = await scanRun(ctx, state, task);
-    if (!fresh.sourceUnchanged) {
-      const change = fresh.scan.issues.find((i) => i.code === "SOURCE_CHANGED")?.message ??
-        "the source changed";
-      await blockRun(ctx, state, "SOURCE_CHANGED", `${change}; the work stays on ${state.workerBranch}`);
+    if (!fresh.sourceUnchanged && !options.sourceCheckedByCaller) {
+      await blockSourceChanged(ctx, state, fresh.source);
     }
     if (fresh.locks.length > 0) {
       throw new SpotError("LOCKED_PATH_CHANGED", `Cannot approve run "${runId}": ${fresh.locks[0].message}`, {
@@ -90,14 +99,15 @@ export async function approveRun(
         },
       );
     }
-    if (!fresh.scan.passed) {
+    const issues = fresh.scan.issues.filter((i) => i.code !== "SOURCE_CHANGED");
+    if (issues.length) {
       await blockRun(
         ctx,
         state,
         "SECURITY_BLOCKED",
-        `the re-scan at approve failed: ${fresh.scan.issues[0]?.message}`,
+        `the re-scan at approve failed: ${issues[0]?.message}`,
         {
-          issues: fresh.scan.issues,
+          issues,
         },
       );
     }

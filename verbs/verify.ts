@@ -7,6 +7,7 @@ import { SpotError } from "../errors.ts";
 import type { ReviewTier } from "../review/tiers.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { blockRun } from "../lifecycle/block.ts";
+import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { refuseNestedGit } from "../gates/nested_git.ts";
 import { type ChecksResult, runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -57,7 +58,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     const task = await loadTask(ctx.store, runId);
     ctx.progress?.(`verify ${runId}: scanning the diff`);
     await refuseNestedGit(ctx, state);
-    const { scan, delta, locks } = await scanRun(ctx, state, task);
+    const { scan, delta, locks, source } = await scanRun(ctx, state, task);
     const gatesPassed = scan.passed && locks.length === 0;
     const checks = gatesPassed
       ? await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir))
@@ -96,6 +97,10 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       await blockRun(ctx, state, code, locks.map((l) => l.message).join("; "), { locks, verificationFile });
     }
     if (!scan.passed) {
+      // The user's checkout moving is not the worker's doing: its own code, when it is the only finding.
+      if (scan.issues.every((i) => i.code === "SOURCE_CHANGED")) {
+        await blockSourceChanged(ctx, state, source, { verificationFile });
+      }
       const detail = `${scan.issues.length} scan finding(s), first: ${scan.issues[0]?.message}`;
       await blockRun(ctx, state, "SECURITY_BLOCKED", detail, { issues: scan.issues, verificationFile });
     }

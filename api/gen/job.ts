@@ -166,7 +166,7 @@ export interface JobIntegrateOptions extends SpotOptions {
 }
 
 /**
- * Land every reviewed builder on the source branch in after order, then run integratedChecks. As `spot job integrate`.
+ * Land every approved builder on the source branch in after order, or none; then integratedChecks. As `spot job integrate`.
  *
  * @example
  * ```ts ignore

@@ -149,7 +149,7 @@ export interface IntegrateOptions extends SpotOptions {
 }
 
 /**
- * Cherry-pick the approved commit onto the clean source branch (never pushes). Then runs the checks there; a moved or dirty source branch leaves the work on the worker branch. As `spot integrate`.
+ * Check the approved commit in a scratch tree, then land it on the clean source branch (never pushes). A moved or dirty source, or checks that fail, land nothing and leave the work on the worker branch. As `spot integrate`.
  *
  * @example
  * ```ts ignore

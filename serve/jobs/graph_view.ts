@@ -96,9 +96,45 @@ function graph(job: JobView, open: string | null): Html {
   `;
 }
 
+/** Exactly what landed (a landing is all or nothing), what was rolled back, and why the last try landed nothing. */
+function integration(job: JobView): Html {
+  const i = job.integration;
+  if (!i) return html`not yet`;
+  const lines: Html[] = [];
+  if (i.mode && i.at) {
+    const landed = i.commits
+      ? i.commits.map((c) => html`<li>${text(c.task)} <code>${text(c.commit.slice(0, 12))}</code></li>`)
+      : (i.files ?? []).map((f) => html`<li><code>${clip(f, 300)}</code></li>`);
+    const head = i.rolledBackAt
+      ? html`${badge("status", "rolled-back")} ${text(i.mode)} mode at ${when(i.at)}, rolled back ${
+        when(i.rolledBackAt)
+      }; none of it stands`
+      : html`${badge("status", "landed")} ${text(i.mode)} mode at ${when(i.at)}${
+        i.onto
+          ? html`
+            on <code>${text(i.onto.slice(0, 12))}</code>
+          `
+          : ""
+      }, integrated checks ${text(i.integratedChecks)}`;
+    lines.push(html`${head}<ul class="landed">${landed}</ul>`);
+  }
+  if (i.failure) {
+    const f = i.failure;
+    lines.push(
+      html`<p>${badge("status", "failed")} nothing landed by the last attempt (${when(f.at)})${
+        f.task
+          ? html`
+            at builder <b>${text(f.task)}</b>
+          `
+          : ""
+      }: <code>${text(f.code)}</code> <span class="reason">${clip(f.reason, 500)}</span></p>`,
+    );
+  }
+  return html`${lines}`;
+}
+
 function facts(job: JobView): Html {
   const t = job.totals;
-  const i = job.integration;
   return html`
     <dl class="usage job-facts">
       <dt>Repository</dt>
@@ -119,11 +155,7 @@ function facts(job: JobView): Html {
       <dt>Writes</dt>
       <dd>${job.allowWrites ? "builders may write" : "read-only"}</dd>
       <dt>Integration</dt>
-      <dd>${i
-        ? `${text(i.mode)} at ${when(i.at)}: ${
-          i.commits ? `${i.commits.length} commit(s)` : `${i.files?.length ?? 0} file(s)`
-        }, integrated checks ${text(i.integratedChecks)}${i.rolledBackAt ? ", rolled back" : ""}`
-        : "not yet"}</dd>
+      <dd class="job-integration">${integration(job)}</dd>
       <dt>Approval</dt>
       <dd>${clip(job.approval, 300)}</dd>
     </dl>

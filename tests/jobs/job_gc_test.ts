@@ -102,7 +102,7 @@ Deno.test("job gc keeps a job whose builder succeeded but was never integrated, 
   const out = ok(await spot(env, repo, "job", "gc", "--confirm"));
   const kept = keptOf(out, jobId)!;
   assert.deepEqual(kept.runs!.map((r) => r.task), ["api"]);
-  assert.match(kept.runs![0].reason, /succeeded but is not integrated/);
+  assert.match(kept.runs![0].reason, /succeeded but is not landed/);
   assert.ok(await exists(jobPath(env, jobId, "state.json")), "the job directory went");
   assert.ok(await exists(join(api.worktreePath, "api/x.ts")), "the builder's worktree went");
   assert.ok(await branchExists(repo, api.workerBranch), "the builder's branch went");
@@ -114,7 +114,7 @@ Deno.test("job gc keeps a job whose builder succeeded but was never integrated, 
   await Deno.remove(env.dir, { recursive: true });
 });
 
-Deno.test("job gc keeps an apply-mode integration while it can be rolled back, and collects it once rolled back", async () => {
+Deno.test("job gc keeps an apply-mode integration while it can be rolled back, and after a rollback the work it took out", async () => {
   const { env, repo, jobId } = await builderJob("apply");
   ok(await spot(env, repo, "job", "integrate", jobId));
   // The job looks old, but its integration happened just now: its journal is what rollback needs.
@@ -127,7 +127,11 @@ Deno.test("job gc keeps an apply-mode integration while it can be rolled back, a
   assert.deepEqual(jobsOf(zero.collected), [jobId]);
   ok(await spot(env, repo, "job", "rollback", jobId, "--confirm"));
   await age(env, jobId, 30);
-  assert.deepEqual(jobsOf(ok(await spot(env, repo, "job", "gc", "--confirm")).collected), [jobId]);
-  assert.equal(await exists(jobPath(env, jobId)), false);
+  // Rolled back, the builder's work stands nowhere but in its worktree and branch: kept, as if never integrated.
+  const after = ok(await spot(env, repo, "job", "gc", "--confirm"));
+  assert.deepEqual(jobsOf(after.collected), []);
+  const runs = keptOf(after, jobId)!.runs!;
+  assert.deepEqual(runs.map((r) => r.task), ["api"]);
+  assert.match(runs[0].reason, /succeeded but is not landed/);
   await Deno.remove(env.dir, { recursive: true });
 });
