@@ -5,7 +5,7 @@
 import { lazy } from "../base/lazy.ts";
 import { SpotError } from "../errors.ts";
 import type { Invocation } from "./invoke.ts";
-import { printWarning, writeOut } from "./output.ts";
+import { printOk, printWarning, writeErr, writeOut } from "./output.ts";
 import { buildCommands } from "./commands.ts";
 
 const HOSTS: Record<string, (input: Record<string, unknown>, cli: Invocation) => Promise<void>> = {
@@ -13,12 +13,14 @@ const HOSTS: Record<string, (input: Record<string, unknown>, cli: Invocation) =>
     // Stdout is the protocol's: nothing else is printed there, not even the usual JSON when it ends.
     try {
       const { serveMcp } = await lazy<typeof import("../mcp/server.ts")>("../mcp/server.ts", import.meta.url);
-      await serveMcp({
+      const served = await serveMcp({
         warn: printWarning,
+        log: (line) => writeErr(`[spot mcp] ${line}\n`),
         http: input.http === true,
         port: input.port as number | undefined,
         token: input.token as string | undefined,
       });
+      if (served) printOk("mcp", served, cli.warnings.list);
     } catch (error) {
       await cli.fail(error);
     }

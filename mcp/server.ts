@@ -13,6 +13,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import config from "../deno.json" with { type: "json" };
 import type { Server } from "./call.ts";
 import { registerTools } from "./tools.ts";
+import { lazy } from "../base/lazy.ts";
 import { registerRunResources } from "./resources.ts";
 
 const INSTRUCTIONS =
@@ -28,30 +29,64 @@ const INSTRUCTIONS =
 export function createMcpServer(server: Server): McpServer {
   const mcp = new McpServer({ name: "spot", version: config.version }, {
     instructions: INSTRUCTIONS,
-    capabilities: { tools: {}, resources: {} },
+    capabilities: { tools: {}, resources: {}, logging: {} },
   });
   registerTools(mcp, server);
   registerRunResources(mcp, server);
   return mcp;
 }
 
-/** Serves until the client goes away or a signal arrives. */
 export interface ServeOptions {
   warn: (text: string) => void;
+  /** A server's log line (stderr). */
+  log: (line: string) => void;
   /** Streamable HTTP on loopback instead of stdio. */
   http?: boolean;
   port?: number;
+  /** The bearer token HTTP requires (default: SPOT_MCP_TOKEN when set). */
   token?: string;
 }
 
-export async function serveMcp(options: ServeOptions): Promise<void> {
+/** What `spot mcp --http` served, printed as its JSON when it stops (stdio prints nothing: stdout is the protocol's). */
+export interface HttpServed {
+  url: string;
+  sessions: number;
+  stopped: true;
+}
+
+/** Serves until the client goes away (stdio) or a signal arrives. */
+export async function serveMcp(options: ServeOptions): Promise<HttpServed | null> {
   const stop = new AbortController();
-  const closed = Promise.withResolvers<void>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const onSignal = () => stop.abort();
   for (const s of signals) Deno.addSignalListener(s, onSignal);
+  const server = { signal: stop.signal, cwd: Deno.cwd(), warn: options.warn };
+  try {
+    if (!options.http) {
+      await serveStdio(createMcpServer(server), stop);
+      return null;
+    }
+    const token = options.token ?? (Deno.env.get("SPOT_MCP_TOKEN") || undefined);
+    const { serveHttp, DEFAULT_MCP_PORT } = await lazy<typeof import("./http.ts")>(
+      "./http.ts",
+      import.meta.url,
+    );
+    const port = options.port ?? DEFAULT_MCP_PORT;
+    const served = await serveHttp(() => createMcpServer(server), {
+      port,
+      token,
+      signal: stop.signal,
+      log: options.log,
+    });
+    return { ...served, stopped: true };
+  } finally {
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+  }
+}
+
+async function serveStdio(mcp: McpServer, stop: AbortController): Promise<void> {
+  const closed = Promise.withResolvers<void>();
   stop.signal.addEventListener("abort", () => closed.resolve(), { once: true });
-  const mcp = createMcpServer({ signal: stop.signal, cwd: Deno.cwd(), warn: options.warn });
   const transport = new StdioServerTransport(process.stdin, process.stdout);
   transport.onclose = () => stop.abort();
   // The SDK's stdio transport does not notice the end of stdin by itself: a client that exits ends us.
@@ -60,7 +95,6 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
   try {
     await closed.promise;
   } finally {
-    for (const s of signals) Deno.removeSignalListener(s, onSignal);
     await mcp.close().catch(() => {});
   }
 }
