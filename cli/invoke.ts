@@ -41,6 +41,8 @@ export class Invocation {
     options: {
       interruptible?: boolean;
       loadConfig?: boolean;
+      /** Only looks: creates none of spot's places (SpotContext.readOnly). */
+      readOnly?: boolean;
       render?: Render<T>;
       /** Text a parent reads instead of the JSON (an agent's poll line); undefined keeps the JSON. */
       text?: (result: T) => string | undefined;
@@ -57,6 +59,7 @@ export class Invocation {
           progress: progress?.update,
           warn: this.warnings.add,
           loadConfig: options.loadConfig,
+          readOnly: options.readOnly,
         }));
       const result = await timed(
         `verb ${name} (whole, children included)`,

@@ -3,7 +3,7 @@
  * result goes out as the JSON, the text a parent reads, or (on a terminal) the human view.
  */
 import { lazy } from "../base/lazy.ts";
-import type { AnyVerb, VerbIo } from "../table/verb.ts";
+import { type AnyVerb, looksFor, type VerbIo } from "../table/verb.ts";
 import { cliInput } from "./fields.ts";
 import type { Invocation } from "./invoke.ts";
 import { humanNote, writeErr, writeOut } from "./output.ts";
@@ -36,6 +36,7 @@ export async function runOnCli(v: AnyVerb, options: Options, cli: Invocation): P
   await cli.verb(v.name, options, (ctx) => v.run(ctx, input, io), {
     interruptible: v.annotations?.long === true,
     loadConfig: v.loadConfig,
+    readOnly: looksFor(v, input),
     render,
     text,
   });

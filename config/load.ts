@@ -37,16 +37,23 @@ export function readConfigTextSync(file: string): string | null {
 }
 
 /**
- * The config and its legacy-key warnings; a missing file is written with the defaults first. With a
+ * The config and its legacy-key warnings; a missing file is written with the defaults first (unless `write`
+ * is false: a command that only looks uses them without saving them). With a
  * `cacheRoot`, a config validated before is read back by the hash of its text and the validating code.
  */
-export async function loadConfigWithWarnings(file: string, cacheRoot?: string): Promise<LoadedConfig> {
+export async function loadConfigWithWarnings(
+  file: string,
+  cacheRoot?: string,
+  options: { write?: boolean } = {},
+): Promise<LoadedConfig> {
   let text = readConfigTextSync(file);
   if (text === null) {
     text = defaultConfigText();
-    await Deno.mkdir(dirname(file), { recursive: true });
-    // A read-only home still gets a working default config, just not a saved one.
-    await writeTextAtomic(file, text).catch(() => {});
+    if (options.write !== false) {
+      await Deno.mkdir(dirname(file), { recursive: true });
+      // A read-only home still gets a working default config, just not a saved one.
+      await writeTextAtomic(file, text).catch(() => {});
+    }
   }
   const cached = cacheRoot ? cachedConfig(cacheRoot, file, text) : null;
   if (cached?.hit) return cached.hit;

@@ -11,6 +11,7 @@ import type { SpotContext } from "../store/context.ts";
 import { checkLocks } from "./lock_snapshot.ts";
 import { checkShadows } from "./runner_guard.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
+import { inputPaths } from "./input_files.ts";
 
 export interface RunScan {
   delta: Delta;
@@ -50,7 +51,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     maxDiffBytes: limits.maxDiffBytes,
     maxFileBytes: limits.maxFileBytes,
   }, await newSizes(state.worktreePath, files));
-  const now = await sourceFingerprint(state.sourceRoot);
+  const now = await sourceFingerprint(state.sourceRoot, { exclude: inputPaths(state) });
   const sourceUnchanged = now.digest === state.sourceFingerprint.digest;
   if (!sourceUnchanged) {
     scan.issues.push({

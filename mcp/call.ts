@@ -34,6 +34,8 @@ export interface CallOptions {
   /** Text for `content` instead of the JSON (`report --format parent`, an agent's poll line). */
   text?: (result: object) => string | undefined;
   loadConfig?: boolean;
+  /** Only looks: creates none of spot's places (SpotContext.readOnly). */
+  readOnly?: boolean;
   /** The call's progress, when the tool sends more than the verb's progress line (agent watch). */
   progress?: Progress;
 }
@@ -97,6 +99,7 @@ export async function callVerb(
       progress: progress?.send,
       warn: server.warn,
       loadConfig: options.loadConfig,
+      readOnly: options.readOnly,
     });
     const result = await audited(ctx, command, { ...args, via: "mcp" }, () => fn(ctx))
       .finally(() => progress?.flush());

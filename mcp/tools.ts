@@ -10,6 +10,7 @@ import {
   type AnyVerb,
   COMMON_ERRORS,
   type Field,
+  looksFor,
   toolName,
   type VerbIo,
   verbOn,
@@ -67,6 +68,7 @@ function call(server: Server, v: AnyVerb, args: Record<string, unknown>, extra: 
     interruptible: v.annotations?.long === true,
     cwd,
     loadConfig: v.loadConfig,
+    readOnly: looksFor(v, input as Record<string, unknown>),
     progress,
     text,
   });

@@ -52,6 +52,12 @@ export interface SourceFingerprint {
   digest: string;
 }
 
+/** One of spot's input files inside the repository, as spot read it (null: it was not there). */
+export interface InputFile {
+  path: string;
+  sha256: string | null;
+}
+
 export type RunOwner = { kind: "agent"; name: string } | { kind: "job"; jobId: string; task: string };
 
 export interface RunState {
@@ -68,6 +74,12 @@ export interface RunState {
   sourceBranch: string | null;
   sourceFingerprint: SourceFingerprint;
   sourceDirty: boolean;
+  /**
+   * spot's own input files that sit untracked in the source checkout (the contract, an episode, a usage
+   * snapshot, review files), with their sha256 when spot read them: left out of the source's fingerprint and
+   * dirtiness, and watched by content by the escape check instead (gates/input_files.ts).
+   */
+  inputFiles?: InputFile[];
   worktreePath: string;
   /** The git dir spot created for the worktree; spot's git uses it, never the worktree's `.git` file. */
   worktreeGitDir?: string;

@@ -86,6 +86,7 @@ export const AGENT_VERBS = [
     input: { name: agentName, json: lineJson },
     errors: [...NAME_ERRORS],
     annotations: { readOnly: true },
+    looks: true,
     examples: ["spot agent poll fix-add"],
     run: async (ctx, i) => (await verbs.poll()).pollAgent(ctx, i.name),
     text: (r, i) => i.json ? undefined : r.line,
@@ -96,6 +97,7 @@ export const AGENT_VERBS = [
     input: { name: agentName, json: linesJson },
     errors: [...NAME_ERRORS],
     annotations: { readOnly: true, idempotent: true },
+    looks: true,
     examples: ["spot agent peek fix-add"],
     run: async (ctx, i) => (await verbs.peek()).peekAgent(ctx, i.name),
     text: (r, i) => i.json ? undefined : r.lines.join("\n"),
@@ -105,6 +107,7 @@ export const AGENT_VERBS = [
     summary: "Every agent with its poll line (names whose run is gone are pruned)",
     input: { json: linesJson },
     errors: [],
+    looks: true,
     examples: ["spot agent ls --json"],
     run: async (ctx) => (await verbs.ls()).listAgents(ctx),
     text: (r, i) =>

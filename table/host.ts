@@ -57,6 +57,7 @@ export const HOST_VERBS = [
     },
     errors: ["MONITOR_FAILED"],
     faces: ["cli"],
+    looks: (i) => i.list === true,
     examples: ["spot monitor --list"],
     run: async (ctx, i) => (await serve()).monitorRuns(ctx, i),
   }),

@@ -104,6 +104,7 @@ export const JOB_VERBS = [
     errors: [...JOB_ERRORS],
     annotations: { readOnly: true, idempotent: true },
     human: true,
+    looks: true,
     examples: [`spot job status ${EXAMPLE_JOB}`],
     run: async (ctx, i) => (await graphs()).jobStatus(ctx, i.jobId),
   }),

@@ -62,9 +62,10 @@ export const LOOP_VERBS = [
       probe: flag("also ask the CLI for its model list (never sends a model request)"),
       sandbox: { ...sandbox, help: "judge for this sandbox (auto, bwrap, none), as prepare would" },
     },
-    errors: [...ROUTE_ERRORS, ...codes("DOCTOR_FAILED CONTRACT_INVALID NOT_A_REPOSITORY")],
+    errors: [...ROUTE_ERRORS, ...codes("DOCTOR_FAILED CONTRACT_INVALID NOT_A_REPOSITORY REPO_NOT_FOUND")],
     annotations: { readOnly: true, idempotent: true },
     cwd: true,
+    looks: true,
     examples: ["spot doctor --task task.json --sandbox auto"],
     run: async (ctx, i, io) =>
       (await verbs.doctor()).doctor(ctx, { ...i, task: docFile(ctx, io, "task", i.task) }),
@@ -104,7 +105,7 @@ export const LOOP_VERBS = [
       ...codes(
         "NOT_A_REPOSITORY RUN_EXISTS CONCURRENCY_LIMIT SANDBOX_UNAVAILABLE SETUP_FAILED SETUP_CHANGED_TREE",
       ),
-      ...codes("USAGE_SNAPSHOT_INVALID GIT_FAILED"),
+      ...codes("USAGE_SNAPSHOT_INVALID GIT_FAILED REPO_NOT_FOUND CHECK_NOT_FOUND SYMLINK_ESCAPE"),
     ],
     cwd: true,
     examples: ["spot prepare --task task.json --usage-start usage-start.json"],
@@ -159,7 +160,7 @@ export const LOOP_VERBS = [
       ...codes(
         "SECURITY_BLOCKED LOCKED_PATH_CHANGED VERIFICATION_SCRIPT_CHANGED VERIFICATION_OUTPUT_TRUNCATED",
       ),
-      ...codes("VERIFICATION_INTERRUPTED SOURCE_CHANGED SANDBOX_UNAVAILABLE"),
+      ...codes("VERIFICATION_INTERRUPTED SOURCE_CHANGED SANDBOX_UNAVAILABLE NO_CHANGES"),
     ],
     annotations: { long: true },
     examples: [example("verify")],

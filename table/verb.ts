@@ -58,6 +58,8 @@ interface Declaration<S extends Fields, R, N extends string> {
   cwd?: boolean;
   /** Reads only run files: no config is loaded (it works with a broken one). */
   loadConfig?: false;
+  /** Only looks: creates none of spot's places where spot never ran (SpotContext.readOnly); or, given the input, when. */
+  looks?: true | ((input: InputOf<S>) => boolean);
   /** The CLI shows a human view on a terminal (cli/views.ts), and takes `--json`. */
   human?: boolean;
   /** Text instead of the JSON, where a parent reads text: the CLI prints it, MCP gives it as content. */
@@ -110,4 +112,10 @@ export function toolName(v: AnyVerb): string {
 /** `agentStart` for `agent start`, `selfReview` for `self-review`. */
 export function libName(v: AnyVerb): string {
   return v.name.replace(/[ -]([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Whether this call of a context verb only looks (its `looks`, given the input). */
+export function looksFor(v: AnyVerb, input: Record<string, unknown>): boolean {
+  if (!("looks" in v) || v.looks === undefined) return false;
+  return v.looks === true ? true : (v.looks as (i: Record<string, unknown>) => boolean)(input);
 }

@@ -7,11 +7,12 @@ import { git, gitText } from "../git/git.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
 import { blockSourceChanged } from "../lifecycle/source_changed.ts";
-import { readReview } from "../config/review_load.ts";
+import { readReview, requireReviewedHash } from "../config/review_load.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { recordInputFile } from "../gates/input_files.ts";
 
 /** The seed keeps commit subjects to one readable line. */
 const MAX_MESSAGE_CHARS = 200;
@@ -58,6 +59,8 @@ export async function approveRun(
     }
     requireStatus(state, ["selfReviewing", "reviewing", "approved"], "approve");
     const review = await readReview(ctx.cwd, reviewFile);
+    // A review file kept in the checkout is spot's input, not the user's uncommitted work.
+    state = await recordInputFile(ctx, state, reviewFile);
     if (review.verdict !== "approve") {
       throw new SpotError(
         "REVIEW_INVALID",
@@ -86,10 +89,12 @@ export async function approveRun(
         details: { locks: fresh.locks },
       });
     }
-    if (review.diffSha256 !== verification.diffSha256 || fresh.delta.diffSha256 !== verification.diffSha256) {
+    if (fresh.delta.diffSha256 !== verification.diffSha256) {
       throw new SpotError(
         "DIFF_CHANGED",
-        `Cannot approve run "${runId}": the diff changed since it was verified and reviewed`,
+        `Cannot approve run "${runId}": the worktree's diff changed since it was verified (now ${
+          fresh.delta.diffSha256.slice(0, 12)
+        }, verified ${verification.diffSha256.slice(0, 12)})`,
         {
           details: {
             reviewed: review.diffSha256,
@@ -99,6 +104,7 @@ export async function approveRun(
         },
       );
     }
+    requireReviewedHash(review, { command: "approve", runId, verified: verification.diffSha256 });
     const issues = fresh.scan.issues.filter((i) => i.code !== "SOURCE_CHANGED");
     if (issues.length) {
       await blockRun(

@@ -21,6 +21,7 @@ import { blockRun } from "../lifecycle/block.ts";
 import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { inputPaths } from "../gates/input_files.ts";
 
 /** What `integrate` did with the approved commit. */
 export interface IntegrateResult {
@@ -89,7 +90,7 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
   if (state.sourceDirty) {
     return await refuse(ctx, state, "INTEGRATION_BLOCKED", "the source had uncommitted work at prepare");
   }
-  const now = await sourceFingerprint(cwd);
+  const now = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
   if (now.digest !== state.sourceFingerprint.digest) {
     const body = await gitText(["log", "-1", "--format=%B", "HEAD"], { cwd });
     const byHand = body.includes(`Pi-Worker-Run: ${runId}`)
@@ -143,7 +144,7 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
   state = await ctx.store.save({ ...state, landing: { commit: outcome.tip, onto: now.head, at: ctx.now() } });
   const ff = await fastForward(cwd, { from: now.head, to: outcome.tip });
   if (!ff.ok) {
-    const after = await sourceFingerprint(cwd);
+    const after = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
     if (after.digest !== now.digest) {
       return await blockSourceChanged(ctx, state, after, unlanded(state));
     }

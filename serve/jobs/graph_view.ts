@@ -19,6 +19,8 @@ export interface JobPanelView {
   /** The task whose run is shown under the graph (`?task=`), if any. */
   open: string | null;
   detail: RunDetail | null;
+  /** False when the open task's run has no state.json: it was never created (or not yet). */
+  runCreated?: boolean;
   /** `?static=1`: no script draws the graph's edges, so the graph is a picture; links keep the flag. */
   static?: boolean;
 }
@@ -173,7 +175,16 @@ function events(job: JobView): Html {
   }</ol>`;
 }
 
-function opened(job: JobView, open: string | null, detail: RunDetail | null): Html | string {
+function missingRun(t: TaskView, created: boolean): Html {
+  if (created) {
+    return html`<p class="muted">The run's files could not be read (state.json is being written or is damaged).</p>`;
+  }
+  const why = t.reason ? ` (${clip(t.reason, 300)})` : "";
+  return html`<p class="muted">Run ${t.runId} has not been created: task ${t.id} is ${t.state}${why}.</p>`;
+}
+
+function opened(job: JobView, v: JobPanelView): Html | string {
+  const { open, detail } = v;
   if (open === null) return "";
   const t = job.taskViews.find((x) => x.id === open);
   const body = !t
@@ -182,7 +193,7 @@ function opened(job: JobView, open: string | null, detail: RunDetail | null): Ht
     ? html`<p class="muted">Task ${open} has no run yet.</p>`
     : detail
     ? renderDetail(detail)
-    : html`<p class="muted">The run's files could not be read yet.</p>`;
+    : missingRun(t, v.runCreated !== false);
   return html`<section class="panel task-run" id="task-run" data-open-task="${open}" aria-label="Task run">
 <div class="panel-head"><h2>Task ${open}${
     t?.runId ? html`: run <span class="run-id">${t.runId}</span>` : ""
@@ -205,5 +216,5 @@ ${timelineFigure(job)}
 <h3>Transitions</h3>
 ${events(job)}
 </section>
-${opened(job, v.open, v.detail)}`;
+${opened(job, v)}`;
 }

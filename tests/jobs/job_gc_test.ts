@@ -108,9 +108,16 @@ Deno.test("job gc keeps a job whose builder succeeded but was never integrated, 
   assert.ok(await branchExists(repo, api.workerBranch), "the builder's branch went");
   // Integrated, the same job goes: what kept it was the rule.
   ok(await spot(env, repo, "job", "integrate", jobId));
+  const jobRefs = () => sh(repo, "git", "for-each-ref", "--format=%(refname)", `refs/spot/${jobId}/`);
+  assert.match(
+    await jobRefs(),
+    new RegExp(`refs/spot/${jobId}/tasks/api`),
+    "the builder's verified commit ref",
+  );
   await age(env, jobId, 30);
   assert.deepEqual(jobsOf(ok(await spot(env, repo, "job", "gc", "--confirm")).collected), [jobId]);
   assert.equal(await branchExists(repo, api.workerBranch), false);
+  assert.equal((await jobRefs()).trim(), "", "the job's private refs stayed behind it");
   await Deno.remove(env.dir, { recursive: true });
 });
 
