@@ -15,7 +15,7 @@
  */
 import { parseFast } from "./cli/argv.ts";
 import { Invocation } from "./cli/invoke.ts";
-import { printError, writeErr } from "./cli/output.ts";
+import { printError, writeErr, writeOut } from "./cli/output.ts";
 import { enableTimings, recordTiming, timingsEnabled, timingsTable } from "./base/timings.ts";
 import { commandsFor } from "./cli/fast_table.ts";
 import { exitStyleFromEnv } from "./cli/exit_codes.ts";
@@ -28,6 +28,12 @@ async function main(args: string[]): Promise<number> {
   const cli = new Invocation();
   try {
     exitStyleFromEnv((n) => Deno.env.get(n));
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+      // What commander prints, without loading it and the whole table for one line.
+      const { VERSION } = await lazy<typeof import("./cli/version.ts")>("./cli/version.ts", import.meta.url);
+      writeOut(`${VERSION}\n`);
+      return 0;
+    }
     const fast = parseFast(await commandsFor(argv[0]), argv);
     if (fast) await fast.command.run!(fast.options, cli);
     else {
