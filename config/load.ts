@@ -6,16 +6,11 @@
 import { dirname } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { LoadedConfig } from "./loaded.ts";
-import { DEFAULT_CONFIG } from "./defaults.ts";
 import { cachedConfig, saveCachedConfig } from "./cache.ts";
 import { writeTextAtomic } from "../store/files.ts";
 import { lazy } from "../base/lazy.ts";
 
 export { type ConfigWarning, type FileWarning, formatWarning, type LoadedConfig } from "./loaded.ts";
-
-export function defaultConfigText(): string {
-  return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";
-}
 
 /** Reads the file, or null when there is none. */
 export function readConfigText(file: string): Promise<string | null> {
@@ -48,7 +43,8 @@ export async function loadConfigWithWarnings(
 ): Promise<LoadedConfig> {
   let text = readConfigTextSync(file);
   if (text === null) {
-    text = defaultConfigText();
+    // The defaults come from every worker CLI's record: loaded only for the first run on a machine.
+    text = (await lazy<typeof import("./defaults.ts")>("./defaults.ts", import.meta.url)).defaultConfigText();
     if (options.write !== false) {
       await Deno.mkdir(dirname(file), { recursive: true });
       // A read-only home still gets a working default config, just not a saved one.

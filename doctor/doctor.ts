@@ -5,7 +5,7 @@
  */
 import { dirname, resolve } from "../base/path.ts";
 import { pathExists } from "../store/files.ts";
-import { getAdapter } from "../adapters/mod.ts";
+import { cliRecord } from "../adapters/clis/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { parseChoice, type Resolution, resolveChoice } from "../sandbox/choose.ts";
@@ -94,7 +94,7 @@ async function binaryChecks(
   profile: { binary?: string; model: string },
   options: DoctorOptions,
 ): Promise<Check[]> {
-  const adapter = getAdapter(adapterName);
+  const adapter = cliRecord(adapterName);
   if (!adapter) return [{ name: "adapter", ok: false, detail: `no adapter named "${adapterName}"` }];
   const cli = await probeCli(adapterName, adapter, { env: ctx.env, profileBinary: profile.binary });
   const out: Check[] = [{ name: "adapter", ok: true, detail: adapterName }];
@@ -103,7 +103,9 @@ async function binaryChecks(
       name: "worker binary",
       ok: false,
       detail: cli.error ?? "not found",
-      fix: `install ${adapter.defaultBinary}, or set ${binaryEnvName(adapterName)} to its path`,
+      fix: `install ${adapter.defaultBinary} (${adapter.install}), or set ${
+        binaryEnvName(adapterName)
+      } to its path`,
     }];
   }
   out.push({ name: "worker binary", ok: true, detail: cli.binary });
