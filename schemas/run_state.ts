@@ -56,6 +56,8 @@ export interface SourceFingerprint {
 export interface InputFile {
   path: string;
   sha256: string | null;
+  /** Handed to spot by an earlier run in this repository: left out, its content watched once this run reads it. */
+  remembered?: boolean;
 }
 
 export type RunOwner = { kind: "agent"; name: string } | { kind: "job"; jobId: string; task: string };
