@@ -1,24 +1,11 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
+import { RUN_STATUSES } from "./constants.ts";
 import type { Usage } from "./events.ts";
 import type { DependencyRecord } from "./dependency_record.ts";
 import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
-export const Status = z.enum([
-  "prepared",
-  "running",
-  "verifying",
-  "selfReviewing",
-  "reviewing",
-  "revising",
-  "approved",
-  "committed",
-  "integrated",
-  "succeeded",
-  "failed",
-  "blocked",
-  "discarded",
-]);
+export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
 /**
