@@ -35,7 +35,7 @@ Deno.test("refresh() builds a missing index from the run directories", async () 
     await writeFixtureRun(paths, fixtureState("run-b", { status: "failed" }, "2025-01-01T00:00:02.000Z"));
     assert.deepEqual(ids(index), []);
     await index.refresh();
-    assert.deepEqual(ids(index), ["run-a", "run-b"]);
+    assert.deepEqual(ids(index), ["run-b", "run-a"]);
     assert.deepEqual(ids(index, { status: "failed" }), ["run-b"]);
   });
 });
@@ -56,8 +56,8 @@ Deno.test("refresh() does not reread run directories when the runs folder is unc
     await writeFixtureRun(paths, fixtureState("run-b", {}, "2025-01-02T00:00:00.000Z"));
     await index.refresh();
     assert.deepEqual(index.summaries().map((s) => (s as { status: string }).status), [
-      "blocked",
       "integrated",
+      "blocked",
     ]);
   });
 });
