@@ -42,7 +42,7 @@ export class Invocation {
   ): Promise<void> {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal()
-      ? createProgressLine(writeErr, { columns: terminalColumns() })
+      ? createProgressLine(writeErr, { columns: terminalColumns(), initial: `${name}: starting` })
       : undefined;
     try {
       const ctx = await timed("context (paths, config)", () =>

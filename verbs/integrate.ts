@@ -86,6 +86,7 @@ export async function integrateRun(
       };
     }
     requireStatus(state, ["committed"], "integrate");
+    ctx.progress?.(`integrate ${runId}: checking the source checkout, then landing the approved commit`);
     const cwd = state.sourceRoot;
     const expected = options.expect ?? state.sourceFingerprint;
     let picked = await alreadyPicked(state, options.expect?.head ?? state.sourceHead);
