@@ -7,6 +7,16 @@ import { parseBool } from "./parse.ts";
 import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
 import { lazy } from "../base/lazy.ts";
 
+/** The human views of these commands, each loaded only when a terminal shows it (cli/render/). */
+const views = {
+  doctor: async () =>
+    (await lazy<typeof import("./render/doctor.ts")>("./render/doctor.ts", import.meta.url)).renderDoctor,
+  recover: async () =>
+    (await lazy<typeof import("./render/recover.ts")>("./render/recover.ts", import.meta.url)).renderRecover,
+  discard: async () =>
+    (await lazy<typeof import("./render/discard.ts")>("./render/discard.ts", import.meta.url)).renderDiscard,
+};
+
 /** A `--id` command whose verb takes the run id alone; `interruptible` ones stop cleanly on a signal. */
 function byId(
   name: string,
@@ -26,6 +36,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
   {
     name: "doctor",
     help: "Check that a task can run here with the chosen profile",
+    view: views.doctor,
     options: [
       { flags: "--task <file>", help: "task contract to validate" },
       { flags: "--profile <name>", help: "worker profile" },
@@ -226,23 +237,29 @@ export const LOOP_COMMANDS: CommandSpec[] = [
         id,
       ),
   ),
-  byId(
-    "discard",
-    "Drop an unfinished run: its diff saved to diff.patch, worktree and branch removed, its slot freed",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../lifecycle/discard.ts")>("../lifecycle/discard.ts", import.meta.url))
-        .discardRun(
+  {
+    view: views.discard,
+    ...byId(
+      "discard",
+      "Drop an unfinished run: its diff saved to diff.patch, worktree and branch removed, its slot freed",
+      (id) => async (ctx) =>
+        (await lazy<typeof import("../lifecycle/discard.ts")>("../lifecycle/discard.ts", import.meta.url))
+          .discardRun(
+            ctx,
+            id,
+          ),
+    ),
+  },
+  {
+    view: views.recover,
+    ...byId(
+      "recover",
+      "Resume an interrupted run in the right phase",
+      (id) => async (ctx) =>
+        (await lazy<typeof import("../verbs/recover.ts")>("../verbs/recover.ts", import.meta.url)).recoverRun(
           ctx,
           id,
         ),
-  ),
-  byId(
-    "recover",
-    "Resume an interrupted run in the right phase",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/recover.ts")>("../verbs/recover.ts", import.meta.url)).recoverRun(
-        ctx,
-        id,
-      ),
-  ),
+    ),
+  },
 ];

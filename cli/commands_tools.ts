@@ -12,6 +12,9 @@ const views = {
   list: () => lazy<typeof import("./render/list.ts")>("./render/list.ts", import.meta.url),
   inspect: () => lazy<typeof import("./render/inspect.ts")>("./render/inspect.ts", import.meta.url),
   diff: () => lazy<typeof import("./render/diff.ts")>("./render/diff.ts", import.meta.url),
+  gc: async () => (await lazy<typeof import("./render/gc.ts")>("./render/gc.ts", import.meta.url)).renderGc,
+  sandbox: async () =>
+    (await lazy<typeof import("./render/sandbox.ts")>("./render/sandbox.ts", import.meta.url)).renderSandbox,
 };
 
 /** `spot config <name>`: these read the file themselves, so they work when it is broken. */
@@ -37,6 +40,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
     name: "gc",
     help:
       "Collect ended runs older than AGE (worktrees, branches) and what killed steps left; previews first",
+    view: views.gc,
     options: [
       { flags: "--confirm", help: "collect them (a preview otherwise)" },
       { flags: "--older-than <age>", help: "untouched for this long: 30m, 12h, 7d (default 7d)" },
@@ -210,7 +214,8 @@ export const TOOL_COMMANDS: CommandSpec[] = [
   },
   {
     name: "sandbox",
-    help: "Show which OS sandbox a run gets here and why (exit 4 if none)",
+    help: "Show which OS sandbox a run gets here, why, and what it enforces (exit 4 if none)",
+    view: views.sandbox,
     options: [{
       flags: "--sandbox <mode>",
       help: "check this choice instead of the config's: auto, bwrap or none",

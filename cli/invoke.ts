@@ -8,7 +8,7 @@ import { createContext } from "../config/context.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
-import { printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
+import { humanErrors, printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 import { timed } from "../base/timings.ts";
 import { exitStyle, signalExitFor } from "./exit_codes.ts";
@@ -19,6 +19,10 @@ type Args = Record<string, unknown>;
 /** A verb's human view: the result in, the text a person reads out (cli/render/); pure, loaded when used. */
 export type Render<T> = (result: T, options: { color: boolean }) => string | Promise<string>;
 
+/** Loads a command's human view (cli/render/) only when a terminal shows it. */
+// deno-lint-ignore no-explicit-any
+export type ViewLoader = () => Promise<Render<any>>;
+
 /** Whether a verb that has a human view shows it: on a terminal, unless `--json` asks for the JSON. */
 export function wantsHuman(args: Args, isTerminal = Deno.stdout.isTerminal()): boolean {
   return isTerminal && args.json !== true;
@@ -28,9 +32,13 @@ export class Invocation {
   exitCode = 0;
   /** This command's warnings (legacy config keys): inside its JSON, and on a terminal's stderr. */
   readonly warnings = new Warnings();
+  /** The command's human view (its table entry's `view`), shown on a terminal unless `--json` asks otherwise. */
+  view?: ViewLoader;
+  /** `--json` was given: the JSON even on a terminal, for an error too. */
+  json = false;
 
   async fail(error: unknown): Promise<void> {
-    this.exitCode = await printError(error, this.warnings.list);
+    this.exitCode = await printError(error, this.warnings.list, { human: humanErrors(this.json) });
   }
 
   /** A verb with context, audit, interruption handling and JSON output (or, given `render`, its human view). */
@@ -40,6 +48,7 @@ export class Invocation {
     fn: (ctx: SpotContext) => Promise<T>,
     options: { interruptible?: boolean; loadConfig?: boolean; render?: Render<T> } = {},
   ): Promise<void> {
+    if (args.json === true) this.json = true;
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal()
       ? createProgressLine(writeErr, { columns: terminalColumns(), initial: `${name}: starting` })
@@ -57,8 +66,9 @@ export class Invocation {
         () => audited(ctx, name, args, () => fn(ctx)),
       );
       progress?.stop();
-      if (options.render) {
-        writeOut(await options.render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
+      const render = options.render ?? (this.view && wantsHuman(args) ? await this.view() : undefined);
+      if (render) {
+        writeOut(await render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
       } else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();

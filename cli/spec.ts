@@ -3,7 +3,7 @@
  * only when called. Two parsers read the same table: the fast one in cli/argv.ts for well-formed calls, and
  * commander (cli/program.ts, loaded only when needed) for help, versions and every error message.
  */
-import type { Invocation } from "./invoke.ts";
+import type { Invocation, ViewLoader } from "./invoke.ts";
 
 /** An option's value after parsing: a string, a flag, or what its `parse` returned. */
 export type OptionValue = string | string[] | boolean | number | undefined;
@@ -37,6 +37,11 @@ export interface CommandSpec {
   /** Subcommands (`config path`); a command has these or a `run`. */
   commands?: CommandSpec[];
   run?: (options: Options, cli: Invocation) => Promise<void>;
+  /**
+   * The command's human view: on a terminal its result is shown as text, piped or with `--json` (which the
+   * command gets with it) as its JSON, unchanged (cli/table.ts `withViews`).
+   */
+  view?: ViewLoader;
 }
 
 /** `--id <runId>`, the option of every verb that works on one run. */

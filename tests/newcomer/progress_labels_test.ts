@@ -11,6 +11,7 @@ import { runUnderPty } from "../output/pty.ts";
 
 /** Every text the progress line showed, in order, without the clock. */
 function labels(screen: string): string[] {
+  // deno-lint-ignore no-control-regex
   const shown = screen.split(/\r|\x1b\[K/).map((s) => s.replace(/ \(\d+\.\ds\)$/, "").trim());
   return [...new Set(shown.filter((s) => s.startsWith("[spot] ")))];
 }
