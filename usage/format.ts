@@ -17,9 +17,17 @@ export function usageLine(u: Usage): string {
     `${int(u.output)} out`;
 }
 
+/** Why nothing is counted, for a run whose work has not landed (or did not); empty for landed work. */
+export function notLanded(s: Pick<ParentSavings, "landed" | "notLandedReason">): string {
+  // metrics.json from before `landed` existed has neither field: it was counted, as it was then.
+  return s.landed === false && s.notLandedReason ? ` (${s.notLandedReason})` : "";
+}
+
 /** The one sentence every view leads with. */
 export function headline(s: ParentSavings): string {
-  const lead = `Parent tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}`;
+  const lead = `Parent tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}${
+    notLanded(s)
+  }`;
   if (s.parentTokensSpent === null) return `${lead}; parent spend not measured: ${s.parentUnavailableReason}`;
   const ratio = s.savingRatio === null ? "n/a" : pct(s.savingRatio);
   return `${lead}; saving ratio ${ratio} against ${
