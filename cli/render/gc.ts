@@ -18,7 +18,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function renderGc(result: GcResult, options: { color?: boolean } = {}): string {
   const p = paint(options.color ?? false);
   const confirm = result.confirm === true;
-  const runs = confirm ? list(result.collected) : list(result.wouldCollect ?? result.collected);
+  const runs = list(confirm ? result.collected : result.wouldCollect);
   const retained = list(result.retained);
   const leftovers = list(result.reclaimed);
   const age = cell(result.olderThan);
@@ -33,9 +33,11 @@ export function renderGc(result: GcResult, options: { color?: boolean } = {}): s
     const rows = runs.map((r) => [
       cell(r.runId),
       cell(r.status),
-      `worktree ${cell(r.worktree)}, branch ${cell(r.branch)}${
-        r.diffFile ? `; diff saved to ${cell(r.diffFile)}` : ""
-      }`,
+      `${
+        r.branchOnly === true
+          ? `branch ${cell(r.branch)} (kept at cleanup; the worktree went then)`
+          : `worktree ${cell(r.worktree)}, branch ${cell(r.branch)}`
+      }${r.diffFile ? `; diff saved to ${cell(r.diffFile)}` : ""}`,
     ]);
     out.push(
       ...columns(["RUN", "STATUS", confirm ? "REMOVED" : "WOULD REMOVE"], rows, {
