@@ -53,3 +53,14 @@ export function moneyLine(s: ParentSavings): string {
   return `In money (rate card ${card.model}, effective ${card.effectiveDate}, source ${card.source}): ` +
     (parts.length ? parts.join("; ") : `not priced (${s.moneyUnavailableReason})`);
 }
+
+/**
+ * The worker's model as a person named it: `provider/model` (a model already named under its provider kept
+ * whole, never cut to its last segment), and for the replay worker the episode file it played, in full.
+ * No spaces, so it fits a `model=` field.
+ */
+export function modelLabel(w: { adapter: string; provider: string; model: string }): string {
+  if (w.adapter === "replay") return `replay:${w.model || "(built-in episode)"}`;
+  if (!w.model) return w.provider;
+  return w.model.startsWith(`${w.provider}/`) ? w.model : `${w.provider}/${w.model}`;
+}
