@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   REVIEW_GATE: EXIT.refused,
   DIFF_CHANGED: EXIT.refused,
   REVISION_LIMIT: EXIT.refused,
+  REVISION_NO_CHANGE: EXIT.failed,
   CLEANUP_REFUSED: EXIT.refused,
   ROLLBACK_REFUSED: EXIT.refused,
   REPAIR_REFUSED: EXIT.refused,

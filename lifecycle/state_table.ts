@@ -17,7 +17,8 @@ const FORWARD: Readonly<Record<Status, readonly Status[]>> = {
   verifying: ["selfReviewing", "reviewing", "failed", "blocked", "discarded"],
   selfReviewing: ["reviewing", "failed", "blocked", "discarded"],
   reviewing: ["revising", "approved", "failed", "blocked", "discarded"],
-  revising: ["verifying", "failed", "blocked", "discarded"],
+  // Back to review when a revision turn changed nothing: the verified diff and its checks still hold.
+  revising: ["verifying", "reviewing", "failed", "blocked", "discarded"],
   approved: ["committed", "failed", "blocked", "discarded"],
   committed: ["integrated", "blocked", "discarded"],
   integrated: [],

@@ -5,6 +5,7 @@ import { renderError } from "./error.ts";
 import { renderGc } from "./gc.ts";
 import { renderRecover } from "./recover.ts";
 import { renderSandbox } from "./sandbox.ts";
+import { renderInspect } from "./inspect.ts";
 
 const ESC = "\x1b";
 const EVIL = `${ESC}]52;c;cm0gLXJmIH4=\x07${ESC}[2J`;
@@ -173,4 +174,24 @@ Deno.test("renderRecover() and renderDiscard() say what happened to the run and 
     /^run r {2}discarded \(it was reviewing\)\n {2}diff {6}\/s\/r\/diff\.patch \(120 bytes\)\n/,
   );
   assert.match(discarded, /slot {6}freed\n$/);
+});
+
+Deno.test("renderInspect() marks a verification and self-review older than the revision under way", () => {
+  const run = (status: string) =>
+    renderInspect({
+      origin: "spot",
+      state: { runId: "r", status, revisionRound: 1, createdAt: "x", updatedAt: "x" },
+      verification: { passed: true, commands: [{ argv: ["deno", "test"], passed: true }] },
+      selfReview: { summary: "all criteria met" },
+      workerUsage: { usage: { input: 10, output: 2, cacheRead: 0 }, costUsd: 0, attempts: 3 },
+    });
+  const verifying = run("verifying");
+  assert.match(verifying, /verified +\(before revision 1\) /);
+  assert.match(verifying, /self-review +\(before revision 1\) all criteria met/);
+  assert.match(verifying, /3 worker launches/);
+  assert.doesNotMatch(
+    run("reviewing"),
+    /before revision/,
+    "at review the verification is the current diff's",
+  );
 });
