@@ -6,13 +6,15 @@
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
 import { settingEnv, settingFlags } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import { claudeCli } from "./clis/claude.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** Claude retries 10 times over about 3 minutes by default; spot retries transient failures itself. */
 const DEFAULT_RETRIES = 2;
 const EDIT_TOOLS = "Read,Glob,Grep,Edit,MultiEdit,Write";
 const READ_TOOLS = "Read,Glob,Grep";
-const WEB_TOOLS = ["WebFetch", "WebSearch"];
+const WEB_TOOLS = claudeCli.webTools ?? [];
 /** Commands run only in spot's verify steps; sub-agents stay out of a bounded task, and the web out of all but research. */
 const DENIED_TOOLS = "Bash,Task,Agent";
 
@@ -58,20 +60,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const CLAUDE_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".claude/local", ".local/bin"],
-  minimumVersion: "2.0.0",
-};
-
-export const claudeAdapter: WorkerAdapter = {
-  name: "claude",
-  defaultBinary: "claude",
-  // headless, tools outside --allowedTools need a permission nobody can give
-  selfReviewReadOnly: "cli",
-  detect: CLAUDE_DETECT,
-  webTools: WEB_TOOLS,
+export const claudeAdapter: WorkerAdapter = defineAdapter(claudeCli, {
   plan,
   parseLine: (line: string, state: ParseState) => parseClaudeLine(line, state, { inputIncludesCache: false }),
   finish: finishClaude,
-};
+});

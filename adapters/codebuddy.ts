@@ -7,7 +7,6 @@
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import type {
-  DetectInfo,
   LaunchPlan,
   LaunchSpec,
   ParseState,
@@ -15,10 +14,12 @@ import type {
   WorkerExit,
   WorkerOutcome,
 } from "./types.ts";
+import { codebuddyCli } from "./clis/codebuddy.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 const EDIT_TOOLS = "Read,Glob,Grep,Edit,MultiEdit,Write";
 const READ_TOOLS = "Read,Glob,Grep";
-const WEB_TOOLS = ["WebFetch", "WebSearch"];
+const WEB_TOOLS = codebuddyCli.webTools ?? [];
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const readOnly = spec.phase === "self-review";
@@ -64,19 +65,8 @@ function finish(exit: WorkerExit, state: ParseState): WorkerOutcome {
   };
 }
 
-export const CODEBUDDY_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".npm-global/bin", ".local/bin"],
-};
-
-export const codebuddyAdapter: WorkerAdapter = {
-  name: "codebuddy",
-  defaultBinary: "codebuddy",
-  // a Claude Code fork: the same permission rule in headless mode
-  selfReviewReadOnly: "cli",
-  detect: CODEBUDDY_DETECT,
-  webTools: WEB_TOOLS,
+export const codebuddyAdapter: WorkerAdapter = defineAdapter(codebuddyCli, {
   plan,
   parseLine,
   finish,
-};
+});

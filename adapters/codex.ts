@@ -7,7 +7,9 @@ import { join } from "../base/path.ts";
 import { finishCodex, parseCodexLine } from "./streams/codex.ts";
 import { homeEnv, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import { configSetting } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { codexCli } from "./clis/codex.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** codex's own defaults are 4 request and 5 stream retries; spot retries transient failures itself too. */
 const DEFAULT_RETRIES = 2;
@@ -85,19 +87,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const CODEX_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".local/bin", ".npm-global/bin"],
-  minimumVersion: "0.100.0",
-};
-
-export const codexAdapter: WorkerAdapter = {
-  name: "codex",
-  defaultBinary: "codex",
-  // --sandbox read-only is codex's own OS sandbox
-  selfReviewReadOnly: "cli",
-  detect: CODEX_DETECT,
+export const codexAdapter: WorkerAdapter = defineAdapter(codexCli, {
   plan,
   parseLine: parseCodexLine,
   finish: finishCodex,
-};
+});

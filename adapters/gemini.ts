@@ -8,13 +8,15 @@ import { join } from "../base/path.ts";
 import { finishGemini, parseGeminiLine } from "./streams/gemini.ts";
 import { homeEnv, promptText, tmpDirFile, withKey, withoutV1 } from "./plan_util.ts";
 import { configSetting } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { geminiCli } from "./clis/gemini.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** gemini retries a rate limit with growing gaps for minutes; spot retries transient failures itself. */
 const DEFAULT_RETRIES = 2;
 /** gemini-cli refuses more attempts than this. */
 const MAX_ATTEMPTS = 10;
-const WEB_TOOLS = ["web_fetch", "google_web_search"];
+const WEB_TOOLS = geminiCli.webTools ?? [];
 
 function settings(spec: LaunchSpec): string {
   const attempts = Math.min(MAX_ATTEMPTS, (spec.profile.maxRetries ?? DEFAULT_RETRIES) + 1);
@@ -59,20 +61,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const GEMINI_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".npm-global/bin", ".local/bin"],
-  minimumVersion: "0.50.0",
-};
-
-export const geminiAdapter: WorkerAdapter = {
-  name: "gemini",
-  defaultBinary: "gemini",
-  // outside yolo, headless gemini leaves out every tool that needs approval
-  selfReviewReadOnly: "cli",
-  detect: GEMINI_DETECT,
-  webTools: WEB_TOOLS,
+export const geminiAdapter: WorkerAdapter = defineAdapter(geminiCli, {
   plan,
   parseLine: parseGeminiLine,
   finish: finishGemini,
-};
+});

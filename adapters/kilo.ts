@@ -4,10 +4,11 @@
  */
 import { join } from "../base/path.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
-import { opencodeFamilyPlan, parseModelLines } from "./opencode.ts";
-import { OPENCODE_WEB_TOOLS } from "./opencode_config.ts";
+import { opencodeFamilyPlan } from "./opencode.ts";
 import { homeEnv, withKey } from "./plan_util.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { kiloCli } from "./clis/kilo.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 const DEFAULT_RETRIES = 2;
 
@@ -30,22 +31,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   return opencodeFamilyPlan(spec, env, configFile, "https://app.kilo.ai/config.json");
 }
 
-export const KILO_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  modelListArgs: ["models"],
-  parseModelList: parseModelLines,
-  candidateDirs: [".kilo/bin", ".local/bin", ".npm-global/bin"],
-  minimumVersion: "7.0.0",
-};
-
-export const kiloAdapter: WorkerAdapter = {
-  name: "kilo",
-  defaultBinary: "kilo",
-  // an opencode fork: the edit permission is denied in its config
-  selfReviewReadOnly: "cli",
-  detect: KILO_DETECT,
-  webTools: OPENCODE_WEB_TOOLS,
+export const kiloAdapter: WorkerAdapter = defineAdapter(kiloCli, {
   plan,
   parseLine: parseOpencodeLine,
   finish: finishOpencode,
-};
+});

@@ -9,7 +9,9 @@ import { join } from "../base/path.ts";
 import { finishKimi, parseKimiLine } from "./streams/kimi.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import { configSetting } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
+import { kimiCli } from "./clis/kimi.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** Kimi's provider types for each wire protocol; the Kimi API itself is OpenAI-shaped. */
 const KIMI_TYPE: Record<ProviderType, string> = {
@@ -59,18 +61,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const KIMI_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".local/bin", ".cargo/bin"],
-};
-
-export const kimiAdapter: WorkerAdapter = {
-  name: "kimi",
-  defaultBinary: "kimi",
-  // print mode auto-approves every tool
-  selfReviewReadOnly: "nobody",
-  detect: KIMI_DETECT,
+export const kimiAdapter: WorkerAdapter = defineAdapter(kimiCli, {
   plan,
   parseLine: parseKimiLine,
   finish: finishKimi,
-};
+});

@@ -4,26 +4,15 @@
  * `--title` skips the extra title request.
  */
 import { join } from "../base/path.ts";
-import { OPENCODE_WEB_TOOLS, opencodeConfig } from "./opencode_config.ts";
+import { opencodeConfig } from "./opencode_config.ts";
 import { finishOpencode, parseOpencodeLine } from "./streams/opencode.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { opencodeCli } from "./clis/opencode.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** A fixed title: opencode would otherwise spend a model call naming the session. */
 export const SESSION_TITLE = "spot worker";
-
-/** `opencode models` prints one `provider/model` per line. */
-export function parseModelLines(stdout: string): string[] {
-  return stdout.split("\n").map((l) => l.trim()).filter((l) => /^[\w.@-]+\/\S+$/.test(l));
-}
-
-export const OPENCODE_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  modelListArgs: ["models"],
-  parseModelList: parseModelLines,
-  candidateDirs: [".opencode/bin", ".local/bin", ".bun/bin"],
-  minimumVersion: "1.0.0",
-};
 
 function plan(spec: LaunchSpec): LaunchPlan {
   const configFile = join(spec.homeDir, "opencode", "opencode.json");
@@ -67,14 +56,8 @@ export function opencodeFamilyPlan(
   };
 }
 
-export const opencodeAdapter: WorkerAdapter = {
-  name: "opencode",
-  defaultBinary: "opencode",
-  // the edit permission is denied in its config
-  selfReviewReadOnly: "cli",
-  detect: OPENCODE_DETECT,
-  webTools: OPENCODE_WEB_TOOLS,
+export const opencodeAdapter: WorkerAdapter = defineAdapter(opencodeCli, {
   plan,
   parseLine: parseOpencodeLine,
   finish: finishOpencode,
-};
+});

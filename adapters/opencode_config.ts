@@ -11,9 +11,6 @@ const SDK: Record<ProviderType, string> = {
   "google-gemini": "@ai-sdk/google",
 };
 
-/** The web tools opencode and kilo share, named as their permission keys. */
-export const OPENCODE_WEB_TOOLS = ["webfetch", "websearch"];
-
 /** Edits are the job; shell commands run only in spot's own verify steps; the web only for research. */
 function permission(spec: LaunchSpec): Record<string, string> {
   const edit = spec.phase === "self-review" ? "deny" : "allow";

@@ -6,7 +6,9 @@
 import { join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
 import { configSetting, settingFlags } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "./types.ts";
+import { piCli } from "./clis/pi.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 /** pi's default reasoning effort is low; coding tasks benefit from more. */
 const DEFAULT_THINKING = "high";
@@ -99,29 +101,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   return { argv, env, files, stdinFile: spec.promptFile };
 }
 
-/** `pi --list-models` prints a table: provider, model, then details. */
-export function parsePiModels(stdout: string): string[] {
-  return stdout.split("\n").slice(1).map((l) => l.trim().split(/\s+/)).filter((c) =>
-    c.length >= 2 && c[1] !== ""
-  )
-    .map((c) => `${c[0]}/${c[1]}`);
-}
-
-export const PI_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  modelListArgs: ["--list-models"],
-  parseModelList: parsePiModels,
-  candidateDirs: [".npm-global/bin", ".local/bin", ".bun/bin"],
-  minimumVersion: "0.70.0",
-};
-
-export const piAdapter: WorkerAdapter = {
-  name: "pi",
-  defaultBinary: "pi",
-  // only the read tools are registered
-  selfReviewReadOnly: "cli",
-  detect: PI_DETECT,
+export const piAdapter: WorkerAdapter = defineAdapter(piCli, {
   plan,
   parseLine: parsePiLine,
   finish: finishPi,
-};
+});

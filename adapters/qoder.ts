@@ -11,7 +11,6 @@ import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
 import { settingFlags } from "./capabilities/settings.ts";
 import type {
-  DetectInfo,
   LaunchPlan,
   LaunchSpec,
   ParseState,
@@ -19,6 +18,8 @@ import type {
   WorkerExit,
   WorkerOutcome,
 } from "./types.ts";
+import { qoderCli } from "./clis/qoder.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 const EDIT_TOOLS = "Read,Write,Grep,Glob,Edit,MultiEdit";
 const READ_TOOLS = "Read,Grep,Glob";
@@ -66,21 +67,9 @@ function finish(exit: WorkerExit, state: ParseState): WorkerOutcome {
   };
 }
 
-export const QODER_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  // The international build from npm is qodercli; the CN build installs as qoderclicn.
-  alsoNamed: ["qoderclicn"],
-  candidateDirs: [".qoder/bin", ".local/bin"],
-};
-
-export const qoderAdapter: WorkerAdapter = {
-  name: "qoder",
-  defaultBinary: "qodercli",
-  // --allowed-tools only pre-approves; its init event still lists Bash under bypassPermissions
-  selfReviewReadOnly: "nobody",
-  detect: QODER_DETECT,
+export const qoderAdapter: WorkerAdapter = defineAdapter(qoderCli, {
   plan,
   parseLine: (line: string, state: ParseState) =>
     parseClaudeLine(line, state, { inputIncludesCache: false, credits: true }),
   finish,
-};
+});

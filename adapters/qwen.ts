@@ -7,11 +7,13 @@ import { join } from "../base/path.ts";
 import { finishClaude, parseClaudeLine } from "./streams/claude.ts";
 import { homeEnv, promptText, seconds, tmpDirFile, withKey, withV1 } from "./plan_util.ts";
 import { configSetting, settingFlags } from "./capabilities/settings.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, ParseState, WorkerAdapter } from "./types.ts";
+import { qwenCli } from "./clis/qwen.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 const DEFAULT_RETRIES = 1;
 const API_ERROR = /^\s*\[API Error:/;
-const WEB_TOOLS = ["web_fetch"];
+const WEB_TOOLS = qwenCli.webTools ?? [];
 
 function settings(spec: LaunchSpec): string {
   const timeout = seconds(spec.profile.requestTimeoutSeconds);
@@ -67,21 +69,9 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const QWEN_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".npm-global/bin", ".local/bin"],
-  minimumVersion: "0.10.0",
-};
-
-export const qwenAdapter: WorkerAdapter = {
-  name: "qwen",
-  defaultBinary: "qwen",
-  // a gemini fork: outside yolo, headless mode drops tools that need approval
-  selfReviewReadOnly: "cli",
-  detect: QWEN_DETECT,
-  webTools: WEB_TOOLS,
+export const qwenAdapter: WorkerAdapter = defineAdapter(qwenCli, {
   plan,
   parseLine: (line: string, state: ParseState) =>
     parseClaudeLine(line, state, { inputIncludesCache: true, errorText: API_ERROR }),
   finish: finishClaude,
-};
+});

@@ -3,17 +3,11 @@
  * speaks pi's json stream, so it shares pi's parser and finish rule. The
  * profile's `model` is the absolute path of the episode file.
  */
-import { fromFileUrl, join } from "../base/path.ts";
+import { join } from "../base/path.ts";
 import { finishPi, parsePiLine } from "./streams/pi.ts";
 import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
-
-/** Found on PATH when spot runs from a bundle that has no source tree beside it. */
-const FALLBACK_BINARY = "spot-replay";
-
-function shimPath(): string {
-  const url = new URL("../replay/spot-replay", import.meta.url);
-  return url.protocol === "file:" ? fromFileUrl(url) : FALLBACK_BINARY;
-}
+import { replayCli } from "./clis/replay.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 function plan(spec: LaunchSpec): LaunchPlan {
   // A resumed session plays the episode's follow-up lines, so a test can script the turn `agent send` starts.
@@ -32,12 +26,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const replayAdapter: WorkerAdapter = {
-  name: "replay",
-  defaultBinary: shimPath(),
-  // the scripted worker does whatever its episode says
-  selfReviewReadOnly: "nobody",
+export const replayAdapter: WorkerAdapter = defineAdapter(replayCli, {
   plan,
   parseLine: parsePiLine,
   finish: finishPi,
-};
+});

@@ -1,6 +1,8 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { getAdapter, piAdapter, replayAdapter } from "./mod.ts";
+import { getAdapter } from "./mod.ts";
+import { piAdapter } from "./pi.ts";
+import { replayAdapter } from "./replay.ts";
 import { type LaunchSpec, newParseState, type WorkerOutcome } from "./types.ts";
 
 function spec(root: string, overrides: Partial<LaunchSpec> = {}): LaunchSpec {

@@ -6,7 +6,9 @@
  */
 import { finishJsonResult, parseJsonResultLine } from "./streams/json_result.ts";
 import { homeEnv, tmpDirFile, withKey } from "./plan_util.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { traeCli } from "./clis/trae.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 const EDIT_TOOLS = "Read,Grep,Glob,Edit,MultiEdit,Write";
 const READ_TOOLS = "Read,Grep,Glob";
@@ -25,18 +27,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const TRAE_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".trae/bin", ".local/bin"],
-};
-
-export const traeAdapter: WorkerAdapter = {
-  name: "trae",
-  defaultBinary: "traecli",
-  // --yolo approves every tool
-  selfReviewReadOnly: "nobody",
-  detect: TRAE_DETECT,
+export const traeAdapter: WorkerAdapter = defineAdapter(traeCli, {
   plan,
   parseLine: parseJsonResultLine,
   finish: finishJsonResult,
-};
+});

@@ -6,7 +6,9 @@
  */
 import { finishJsonResult, parseJsonResultLine } from "./streams/json_result.ts";
 import { homeEnv, promptText, tmpDirFile, withKey } from "./plan_util.ts";
-import type { DetectInfo, LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "./types.ts";
+import { zcodeCli } from "./clis/zcode.ts";
+import { defineAdapter } from "./clis/record.ts";
 
 function plan(spec: LaunchSpec): LaunchPlan {
   return {
@@ -16,18 +18,8 @@ function plan(spec: LaunchSpec): LaunchPlan {
   };
 }
 
-export const ZCODE_DETECT: DetectInfo = {
-  versionArgs: ["--version"],
-  candidateDirs: [".zcode/bin", ".local/bin"],
-};
-
-export const zcodeAdapter: WorkerAdapter = {
-  name: "zcode",
-  defaultBinary: "zcode",
-  // its headless mode has no read-only switch
-  selfReviewReadOnly: "nobody",
-  detect: ZCODE_DETECT,
+export const zcodeAdapter: WorkerAdapter = defineAdapter(zcodeCli, {
   plan,
   parseLine: parseJsonResultLine,
   finish: finishJsonResult,
-};
+});

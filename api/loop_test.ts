@@ -69,7 +69,7 @@ async function libraryLoop(): Promise<void> {
     await writeJson(review, { ...body, diffSha256: "0".repeat(64) });
     await assert.rejects(
       approve({ ...where, runId, review, message: "Fix add()" }),
-      (e) => isSpotError(e, "DIFF_CHANGED"),
+      (e) => isSpotError(e, "REVIEW_INVALID") && e.details.diffSha256 === verified.diffSha256,
     );
     await writeJson(review, { ...body, diffSha256: verified.diffSha256 });
     await checkReviewResult(await Deno.readTextFile(review));

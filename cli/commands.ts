@@ -53,6 +53,7 @@ export const LOOP_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: true },
       ),
   },
   {

@@ -38,7 +38,7 @@ const NAME = {
 };
 const JSON_FLAG: OptionSpec = { flags: "--json", help: "one JSON object instead of the lines" };
 
-/** The seed's text lines, or with `--json` the verb's one JSON object. */
+/** The seed's text lines, or with `--json` the verb's one JSON object; these only look (create nothing). */
 function lines<T extends object>(
   cli: Invocation,
   name: string,
@@ -46,8 +46,8 @@ function lines<T extends object>(
   fn: (ctx: SpotContext) => Promise<T>,
   render: (r: T) => string,
 ): Promise<void> {
-  if (o.json === true) return cli.verb(name, o, fn);
-  return cli.text(name, o, async (ctx) => render(await fn(ctx)) + "\n");
+  if (o.json === true) return cli.verb(name, o, fn, { readOnly: true });
+  return cli.text(name, o, async (ctx) => render(await fn(ctx)) + "\n", { readOnly: true });
 }
 
 const AGENT_COMMANDS: CommandSpec[] = [

@@ -86,6 +86,7 @@ const JOB_COMMANDS: CommandSpec[] = [
         async (r, style) =>
           (await lazy<typeof import("./render/job_status.ts")>("./render/job_status.ts", import.meta.url))
             .renderJobStatus(r, style),
+        { readOnly: true },
       ),
   },
   {

@@ -66,7 +66,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         const verb = await lazy<typeof import("../verbs/inspect.ts")>("../verbs/inspect.ts", import.meta.url);
         return await verb.inspectRun(ctx, text(o, "id"));
       }, async (r, style) =>
-        (await views.inspect()).renderInspect(r, style), { loadConfig: false }),
+        (await views.inspect()).renderInspect(r, style), { loadConfig: false, readOnly: true }),
   },
   {
     name: "list",
@@ -90,6 +90,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             o as never,
           ),
         async (r, style) => (await views.list()).renderList(r, style),
+        { readOnly: true },
       ),
   },
   {
@@ -158,6 +159,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             ctx,
             o as never,
           ),
+        { readOnly: o.list === true },
       ),
   },
   {
@@ -191,6 +193,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         o,
         (ctx) => detectWorkers(ctx, { refresh: o.refresh === true }),
         (r) => renderRegistry(r.registry, r),
+        { readOnly: true },
       );
     },
   },
@@ -210,6 +213,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
             { hunks: o.hunks === true },
           ),
         async (r, style) => (await views.diff()).renderDiff(r, style),
+        { readOnly: true },
       ),
   },
   {
@@ -227,6 +231,7 @@ export const TOOL_COMMANDS: CommandSpec[] = [
         async (ctx) =>
           (await lazy<typeof import("../verbs/sandbox.ts")>("../verbs/sandbox.ts", import.meta.url))
             .describeSandbox(ctx, { sandbox: maybeText(o, "sandbox") }),
+        { readOnly: true },
       ),
   },
   {

@@ -46,7 +46,7 @@ export class Invocation {
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean; render?: Render<T> } = {},
+    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean; render?: Render<T> } = {},
   ): Promise<void> {
     if (args.json === true) this.json = true;
     const interrupts = options.interruptible ? listenForInterrupts() : null;
@@ -60,6 +60,7 @@ export class Invocation {
           progress: progress?.update,
           warn: this.warnings.add,
           loadConfig: options.loadConfig,
+          readOnly: options.readOnly,
         }));
       const result = await timed(
         `verb ${name} (whole, children included)`,
@@ -87,9 +88,14 @@ export class Invocation {
   }
 
   /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
-  async text(name: string, args: Args, fn: (ctx: SpotContext) => Promise<string>): Promise<void> {
+  async text(
+    name: string,
+    args: Args,
+    fn: (ctx: SpotContext) => Promise<string>,
+    options: { readOnly?: boolean } = {},
+  ): Promise<void> {
     try {
-      const ctx = await createContext({ warn: this.warnings.add });
+      const ctx = await createContext({ warn: this.warnings.add, readOnly: options.readOnly });
       writeOut(await audited(ctx, name, args, () => fn(ctx)));
     } catch (error) {
       await this.fail(error);
@@ -102,7 +108,7 @@ export class Invocation {
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
     render: Render<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean } = {},
+    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
   ): Promise<void> {
     await this.verb(name, args, fn, wantsHuman(args) ? { ...options, render } : options);
   }

@@ -9,7 +9,11 @@ import { join } from "../base/path.ts";
 import { readCacheEntry, writeCacheEntry } from "../base/cache_dir.ts";
 import type { LoadedConfig } from "./loaded.ts";
 
-/** config/parse.ts and every local module it imports; config/cache_test.ts holds this list to the graph. */
+/**
+ * config/parse.ts and every local module it imports; config/cache_test.ts holds this list to the graph. A
+ * folder (ending in "/") stands for every source file in it: the worker CLI records, so that adding a CLI
+ * adds no line here.
+ */
 export const VALIDATING_SOURCES = [
   "./parse.ts",
   "./defaults.ts",
@@ -19,10 +23,26 @@ export const VALIDATING_SOURCES = [
   "../schemas/locate.ts",
   "../schemas/task_contract.ts",
   "../schemas/constants.ts",
+  "../schemas/events.ts",
+  "../schemas/usage_sum.ts",
   "../errors.ts",
+  "../base/path.ts",
+  "../adapters/types.ts",
   "../adapters/capabilities/settings.ts",
+  "../adapters/clis/",
   "../deno.json",
 ];
+
+/** The files VALIDATING_SOURCES names, folders expanded (sorted, tests left out); relative to this file. */
+export function validatingFiles(): string[] {
+  return VALIDATING_SOURCES.flatMap((entry) => {
+    if (!entry.endsWith("/")) return [entry];
+    return [...Deno.readDirSync(new URL(entry, import.meta.url))]
+      .filter((e) => e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts"))
+      .map((e) => entry + e.name)
+      .sort();
+  });
+}
 
 export interface CacheSlot {
   dir: string;
@@ -32,7 +52,9 @@ export interface CacheSlot {
 
 function codeStamp(): string | null {
   try {
-    return VALIDATING_SOURCES.map((s) => Deno.readTextFileSync(new URL(s, import.meta.url))).join("\0");
+    return validatingFiles().map((s) => `${s}\n${Deno.readTextFileSync(new URL(s, import.meta.url))}`).join(
+      "\0",
+    );
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@ import type { FileWarning } from "./loaded.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type EnvReader, resolvePaths } from "../store/paths.ts";
 import { RunStore } from "../store/run_store.ts";
+import { pathExists } from "../store/files.ts";
 
 export interface ContextOptions {
   env?: EnvReader;
@@ -20,6 +21,8 @@ export interface ContextOptions {
    * `ctx.config` anyway is an INTERNAL error, so a verb cannot come to depend on it unnoticed.
    */
   loadConfig?: boolean;
+  /** A command that only looks: create no directory and no config file (see SpotContext.readOnly). */
+  readOnly?: boolean;
 }
 
 /** Stands in for the config of a verb that said it needs none. */
@@ -38,14 +41,17 @@ export async function createContext(options: ContextOptions = {}): Promise<SpotC
   const env = options.env ?? ((name: string) => Deno.env.get(name));
   const now = options.now ?? (() => new Date().toISOString());
   const paths = resolvePaths(env);
-  Deno.mkdirSync(paths.runsDir, { recursive: true, mode: 0o700 });
+  const readOnly = options.readOnly === true;
+  if (!readOnly) Deno.mkdirSync(paths.runsDir, { recursive: true, mode: 0o700 });
   let config = noConfig();
   if (options.loadConfig !== false) {
     const { formatWarning, loadConfigWithWarnings } = await lazy<typeof import("./load.ts")>(
       "./load.ts",
       import.meta.url,
     );
-    const loaded = await loadConfigWithWarnings(paths.configFile, paths.cacheRoot);
+    // A look creates no config and no cache dir: the defaults stay in memory, the validated config uncached.
+    const cacheRoot = readOnly && !pathExists(paths.cacheRoot) ? undefined : paths.cacheRoot;
+    const loaded = await loadConfigWithWarnings(paths.configFile, cacheRoot, { write: !readOnly });
     for (const w of loaded.warnings) {
       options.warn?.(formatWarning(paths.configFile, w), { file: paths.configFile, ...w });
     }
@@ -60,5 +66,6 @@ export async function createContext(options: ContextOptions = {}): Promise<SpotC
     cwd: options.cwd ?? Deno.cwd(),
     signal: options.signal,
     progress: options.progress,
+    ...(readOnly ? { readOnly } : {}),
   };
 }

@@ -14,6 +14,24 @@ export function generateRunId(now: string): string {
   return `run-${stamp}-${crypto.randomUUID().slice(0, 6)}`;
 }
 
+/** A `repositoryRoot` that is not there is named as such, not as "not a git repository". */
+export function requireDirectory(root: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(root);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "it does not exist" : (error as Error).message;
+    throw new SpotError("REPO_NOT_FOUND", `Cannot use repositoryRoot "${root}": ${why}`, {
+      details: { repositoryRoot: root, hint: "set repositoryRoot to the checkout's path, or leave it out" },
+    });
+  }
+  if (!info.isDirectory) {
+    throw new SpotError("REPO_NOT_FOUND", `Cannot use repositoryRoot "${root}": it is not a directory`, {
+      details: { repositoryRoot: root, hint: "set repositoryRoot to the checkout's path, or leave it out" },
+    });
+  }
+}
+
 /** `runId` names the run when the contract does not (an agent reserves its run id before prepare). */
 export async function resolveContract(
   ctx: SpotContext,
@@ -21,6 +39,7 @@ export async function resolveContract(
   runId?: string,
 ): Promise<ResolvedContract> {
   const task = await readContract(resolve(ctx.cwd, taskFile), ctx.config);
+  if (task.repositoryRoot) requireDirectory(task.repositoryRoot);
   const { root, head } = await toplevelAndHead(task.repositoryRoot ?? ctx.cwd);
   if (task.repositoryRoot && resolve(task.repositoryRoot) !== root) {
     throw new SpotError(

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isSpotError, type SpotError } from "../errors.ts";
-import { type ConfigWarning, defaultConfigText, formatWarning } from "./load.ts";
+import { type ConfigWarning, formatWarning } from "./load.ts";
+import { defaultConfigText } from "./defaults.ts";
 import { readConfig } from "./parse.ts";
 import { mapLegacyConfig } from "./legacy.ts";
 

@@ -6,16 +6,11 @@
 import { dirname } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { LoadedConfig } from "./loaded.ts";
-import { DEFAULT_CONFIG } from "./defaults.ts";
 import { cachedConfig, saveCachedConfig } from "./cache.ts";
 import { writeTextAtomic } from "../store/files.ts";
 import { lazy } from "../base/lazy.ts";
 
 export { type ConfigWarning, type FileWarning, formatWarning, type LoadedConfig } from "./loaded.ts";
-
-export function defaultConfigText(): string {
-  return JSON.stringify(DEFAULT_CONFIG, null, 2) + "\n";
-}
 
 /** Reads the file, or null when there is none. */
 export function readConfigText(file: string): Promise<string | null> {
@@ -37,16 +32,24 @@ export function readConfigTextSync(file: string): string | null {
 }
 
 /**
- * The config and its legacy-key warnings; a missing file is written with the defaults first. With a
+ * The config and its legacy-key warnings; a missing file is written with the defaults first (unless `write`
+ * is false: a command that only looks uses them without saving them). With a
  * `cacheRoot`, a config validated before is read back by the hash of its text and the validating code.
  */
-export async function loadConfigWithWarnings(file: string, cacheRoot?: string): Promise<LoadedConfig> {
+export async function loadConfigWithWarnings(
+  file: string,
+  cacheRoot?: string,
+  options: { write?: boolean } = {},
+): Promise<LoadedConfig> {
   let text = readConfigTextSync(file);
   if (text === null) {
-    text = defaultConfigText();
-    await Deno.mkdir(dirname(file), { recursive: true });
-    // A read-only home still gets a working default config, just not a saved one.
-    await writeTextAtomic(file, text).catch(() => {});
+    // The defaults come from every worker CLI's record: loaded only for the first run on a machine.
+    text = (await lazy<typeof import("./defaults.ts")>("./defaults.ts", import.meta.url)).defaultConfigText();
+    if (options.write !== false) {
+      await Deno.mkdir(dirname(file), { recursive: true });
+      // A read-only home still gets a working default config, just not a saved one.
+      await writeTextAtomic(file, text).catch(() => {});
+    }
   }
   const cached = cacheRoot ? cachedConfig(cacheRoot, file, text) : null;
   if (cached?.hit) return cached.hit;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isSpotError, type SpotError } from "../errors.ts";
-import { defaultConfigText } from "./load.ts";
+import { defaultConfigText } from "./defaults.ts";
 import { parseConfig } from "./parse.ts";
 
 function issues(text: string): string {

@@ -27,3 +27,33 @@ export async function readReview(cwd: string, file: string): Promise<ReviewResul
   }
   return parsed.value;
 }
+
+/**
+ * Refuses a review that names another diff than the verified one, which has not moved: the review is what is
+ * wrong, so the error says so and gives the hash to review (REVIEW_INVALID, nothing changed).
+ */
+export function requireReviewedHash(
+  review: Pick<ReviewResult, "diffSha256">,
+  at: { command: string; runId: string; verified: string },
+): void {
+  if (review.diffSha256 === at.verified) return;
+  const short = (sha: string) => sha.slice(0, 12);
+  throw new SpotError(
+    "REVIEW_INVALID",
+    `Cannot ${at.command} run "${at.runId}": the review names diff ${
+      short(review.diffSha256)
+    }, but the verified ` +
+      `diff is ${
+        short(at.verified)
+      } (unchanged since verify): read it (spot diff --id ${at.runId}) and set ` +
+      `"diffSha256": "${at.verified}" in the review`,
+    {
+      details: {
+        runId: at.runId,
+        reviewed: review.diffSha256,
+        diffSha256: at.verified,
+        fix: `"diffSha256": "${at.verified}"`,
+      },
+    },
+  );
+}

@@ -7,4 +7,6 @@ export interface Check {
   fix?: string;
   /** Worth knowing, but not a reason to fail. */
   warn?: boolean;
+  /** The error code `prepare` refuses with for the same problem, when there is one (`CHECK_NOT_FOUND`). */
+  code?: string;
 }

@@ -3,8 +3,9 @@
  * before anything is written? It spends nothing: no model request is made,
  * and `--probe` only asks the CLI for its model list.
  */
-import { resolve } from "../base/path.ts";
-import { getAdapter } from "../adapters/mod.ts";
+import { dirname, resolve } from "../base/path.ts";
+import { pathExists } from "../store/files.ts";
+import { cliRecord } from "../adapters/clis/mod.ts";
 import { SpotError } from "../errors.ts";
 import { git } from "../git/git.ts";
 import { parseChoice, type Resolution, resolveChoice } from "../sandbox/choose.ts";
@@ -14,6 +15,7 @@ import { probeCli } from "../registry/probe.ts";
 import { detectCaller } from "../routing/caller.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readContract } from "../config/contract_load.ts";
+import { requireDirectory } from "../config/contract_resolve.ts";
 import type { RoutableTask } from "../routing/difficulty.ts";
 import type { Check } from "./check.ts";
 export type { Check };
@@ -21,6 +23,8 @@ import { credentialCheck, piProviderCheck } from "./keys.ts";
 import { dependencyCheck, outlookHere } from "./dependencies.ts";
 import { networkCheck } from "./network.ts";
 import { selectProfile } from "../routing/select_profile.ts";
+import { readyHere } from "./profile_ready.ts";
+import { checkProgramChecks } from "./check_programs.ts";
 
 export interface DoctorOptions {
   task?: string;
@@ -34,7 +38,7 @@ export interface DoctorOptions {
   envNames?: () => string[];
 }
 
-/** Routing needs a task; without one, doctor routes a small low-risk one. */
+/** What routing reads of a task, when doctor has none: a small low-risk one. */
 const NEUTRAL_TASK: RoutableTask = {
   goal: "(no task given)",
   risk: "low",
@@ -44,15 +48,26 @@ const NEUTRAL_TASK: RoutableTask = {
   requiredCapabilities: ["text", "code"],
 };
 
-async function writable(dir: string): Promise<boolean> {
+/**
+ * Whether spot could write in `dir`, without making it: doctor only looks, so a directory not made yet is
+ * judged by the nearest one above it that exists (a probe file is written there and removed at once).
+ */
+async function writable(name: string, dir: string): Promise<Check> {
+  let at = dir;
+  while (!pathExists(at) && dirname(at) !== at) at = dirname(at);
+  const detail = at === dir ? dir : `${dir} (not made yet; ${at} is writable)`;
   try {
-    await Deno.mkdir(dir, { recursive: true });
-    const probe = `${dir}/.doctor-${crypto.randomUUID()}`;
-    await Deno.writeTextFile(probe, "");
+    const probe = `${at}/.doctor-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(probe, "", { createNew: true });
     await Deno.remove(probe);
-    return true;
-  } catch {
-    return false;
+    return { name, ok: true, detail };
+  } catch (error) {
+    return {
+      name,
+      ok: false,
+      detail: `${at} is not writable: ${(error as Error).message}`,
+      fix: `make ${at} writable`,
+    };
   }
 }
 
@@ -61,8 +76,8 @@ async function baseChecks(ctx: SpotContext, sandbox: Resolution): Promise<Check[
   return [
     { name: "deno", ok: true, detail: Deno.version.deno },
     { name: "git", ok: gitVersion?.exitCode === 0, detail: gitVersion?.stdout.trim() || "git not found" },
-    { name: "state dir", ok: await writable(ctx.paths.stateRoot), detail: ctx.paths.stateRoot },
-    { name: "cache dir", ok: await writable(ctx.paths.cacheRoot), detail: ctx.paths.cacheRoot },
+    await writable("state dir", ctx.paths.stateRoot),
+    await writable("cache dir", ctx.paths.cacheRoot),
     sandbox.ok
       ? {
         name: "sandbox",
@@ -79,7 +94,7 @@ async function binaryChecks(
   profile: { binary?: string; model: string },
   options: DoctorOptions,
 ): Promise<Check[]> {
-  const adapter = getAdapter(adapterName);
+  const adapter = cliRecord(adapterName);
   if (!adapter) return [{ name: "adapter", ok: false, detail: `no adapter named "${adapterName}"` }];
   const cli = await probeCli(adapterName, adapter, { env: ctx.env, profileBinary: profile.binary });
   const out: Check[] = [{ name: "adapter", ok: true, detail: adapterName }];
@@ -88,7 +103,9 @@ async function binaryChecks(
       name: "worker binary",
       ok: false,
       detail: cli.error ?? "not found",
-      fix: `install ${adapter.defaultBinary}, or set ${binaryEnvName(adapterName)} to its path`,
+      fix: `install ${adapter.defaultBinary} (${adapter.install}), or set ${
+        binaryEnvName(adapterName)
+      } to its path`,
     }];
   }
   out.push({ name: "worker binary", ok: true, detail: cli.binary });
@@ -112,17 +129,51 @@ async function binaryChecks(
   return out;
 }
 
-export async function doctor(ctx: SpotContext, options: DoctorOptions) {
-  const task: RoutableTask = options.task
-    ? await readContract(resolve(ctx.cwd, options.task), ctx.config)
-    : NEUTRAL_TASK;
-  const choice = selectProfile(ctx.config, task, {
-    profile: options.profile,
-    model: options.model,
-    caller: detectCaller(ctx.env),
-    requireModel: false,
+/** Why doctor without `--task` checks the profile it checks. */
+const DEFAULT_REASON = "no --task: doctor checks defaultProfile, as pi-worker did " +
+  "(pass --task to check the profile prepare would route that task to)";
+
+/** The profile doctor checks: `--profile`; else with `--task`, the one prepare would route to; else `defaultProfile`. */
+function chooseProfile(
+  ctx: SpotContext,
+  task: RoutableTask | null,
+  options: DoctorOptions,
+  backend: string | null,
+) {
+  const common = { model: options.model, caller: detectCaller(ctx.env), requireModel: false };
+  if (task || options.profile) {
+    return selectProfile(ctx.config, task ?? NEUTRAL_TASK, {
+      ...common,
+      profile: options.profile,
+      ready: readyHere(ctx, backend),
+    });
+  }
+  const name = ctx.config.defaultProfile;
+  if (!ctx.config.profiles[name]) {
+    throw new SpotError(
+      "PROFILE_NOT_FOUND",
+      `Cannot check defaultProfile "${name}": the config has no such profile`,
+      {
+        details: {
+          available: Object.keys(ctx.config.profiles),
+          hint:
+            "set defaultProfile to one of them, pass --profile, or pass --task to check the profile prepare " +
+            "would route that task to",
+        },
+      },
+    );
+  }
+  return selectProfile(ctx.config, NEUTRAL_TASK, {
+    ...common,
+    profile: name,
+    profileSource: "default",
+    profileReason: DEFAULT_REASON,
   });
-  const { profile } = choice;
+}
+
+export async function doctor(ctx: SpotContext, options: DoctorOptions) {
+  const task = options.task ? await readContract(resolve(ctx.cwd, options.task), ctx.config) : null;
+  if (task?.repositoryRoot) requireDirectory(task.repositoryRoot);
   // The same probe and decision prepare uses, so doctor cannot say yes where prepare would refuse.
   const choiceOfSandbox = options.sandbox === undefined ? ctx.config.sandbox : parseChoice(options.sandbox);
   if (!choiceOfSandbox) {
@@ -132,8 +183,11 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
     );
   }
   const sandbox = resolveChoice(choiceOfSandbox, await hostSandbox(hostHere(ctx), choiceOfSandbox));
+  const choice = chooseProfile(ctx, task, options, sandbox.ok ? sandbox.backend : null);
+  const { profile } = choice;
   const checks: Check[] = await baseChecks(ctx, sandbox);
   if (options.task) checks.push({ name: "task", ok: true, detail: resolve(ctx.cwd, options.task) });
+  if (task) checks.push(...checkProgramChecks(task, { cwd: task.repositoryRoot ?? ctx.cwd, env: ctx.env }));
   checks.push(...await binaryChecks(ctx, profile.adapter, { ...profile, model: choice.model }, options));
   checks.push(...credentialCheck(ctx, choice.name, profile, options.envNames));
   if (profile.adapter === "pi" && profile.apiKeyEnv) {
@@ -148,6 +202,7 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   const summary = {
     profile: choice.name,
     profileSource: choice.routing.profileSource,
+    reason: choice.routing.matchReason,
     fallbackChain: choice.routing.fallbackChain,
     provider: profile.provider,
     adapter: profile.adapter,
@@ -159,8 +214,10 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
   const failed = checks.filter((c) => !c.ok);
   if (failed.length > 0) {
     const lines = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ""}`);
+    // The code prepare would refuse with, where a failed check has one (pi-worker's doctor said `causeCode`).
+    const causeCode = failed.find((c) => c.code)?.code;
     throw new SpotError("DOCTOR_FAILED", `Cannot run with profile "${choice.name}": ${lines.join("; ")}`, {
-      details: summary,
+      details: { ...summary, ...(causeCode ? { causeCode } : {}) },
     });
   }
   return { status: "ready", ...summary };

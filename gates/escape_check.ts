@@ -18,6 +18,7 @@ import type { Phase } from "../schemas/events.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
 import { trustedBaseline } from "./baselines.ts";
+import { changedInputFiles, inputPaths } from "./input_files.ts";
 
 /** Parts of the common git dir a worker could use to reach outside its worktree. */
 const WATCHED = ["config", "info", "hooks", "objects/info/alternates", "shallow", "modules"];
@@ -73,7 +74,8 @@ async function snapshot(state: RunState): Promise<EscapeSnapshot> {
     gitDir,
     files,
     refs: await refs(source, state.sourceBranch),
-    content: await contentDigest(source),
+    // spot's own input files are left out here and watched by content below (gates/input_files.ts).
+    content: await contentDigest(source, { exclude: inputPaths(state) }),
     pointer: pointer[".git"] ?? "missing",
   };
 }
@@ -103,6 +105,9 @@ export async function escapeChanges(ctx: SpotContext, state: RunState): Promise<
     ...changedKeys(before.refs, now.refs, "ref"),
   ].map((c) => c.replace(".git/ ", `${relative(state.sourceRoot, before.gitDir) || ".git"}/`));
   if (before.content !== now.content) changes.push("the source checkout's files changed");
+  for (const path of await changedInputFiles(state)) {
+    changes.push(`${path}, an input file spot read from the source checkout, changed`);
+  }
   if (before.pointer !== undefined && before.pointer !== now.pointer) {
     changes.push("the worktree's .git file was changed (it names the git dir git uses there)");
   }

@@ -35,6 +35,18 @@ function trees(state: RunState, cwd: string): string[] {
 
 const guardDir = realPathOrNull(join(PYTHON_GUARD_DIR, "sitecustomize.py")) ? PYTHON_GUARD_DIR : null;
 
+/**
+ * The PATH a check's runner is looked up on, and the check gets: the contract's own when it sets one, else
+ * spot's without a directory of `trees` (but for the dependency dirs in `keep`). `guardedCommands` and the
+ * refusal of a runner that is not there (gates/check_programs.ts) both use it.
+ */
+export function checkPath(
+  spotPath: string,
+  where: { env?: Record<string, string>; trees: string[]; keep: string[] },
+): string {
+  return where.env?.PATH ?? outsidePath(spotPath, where.trees, where.keep);
+}
+
 /** The checks as the verify step must spawn them; `passEnv` names what they take from spot's environment. */
 export async function guardedCommands(
   ctx: SpotContext,
@@ -46,12 +58,12 @@ export async function guardedCommands(
   const base = new Set((await listTree(state.sourceRoot, state.workerBaseRevision)).keys());
   const owned = treeOwnedNames(base, protectedPythonNames(argv));
   const deps = both((state.dependencies?.dirs ?? []).map((d) => join(cwd, d.path)));
-  const path = outsidePath(ctx.env("PATH") ?? "", trees(state, cwd), deps);
+  const where = { trees: trees(state, cwd), keep: deps };
   return task.verification.map((v) => {
     // spot's own names (a job task's ports and compose project) over the contract's.
     const env: Record<string, string> = { ...v.env, ...state.workspaceEnv };
     // A PATH the contract sets is its own choice; otherwise the check never searches the tree.
-    env.PATH ??= path;
+    env.PATH = checkPath(ctx.env("PATH") ?? "", { ...where, env });
     const guard = pythonGuardEnv({
       tree: cwd,
       contractEnv: env,

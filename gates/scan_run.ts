@@ -2,7 +2,7 @@
 import { join } from "../base/path.ts";
 import { computeDelta, type Delta } from "../git/delta.ts";
 import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
-import type { RunState } from "../schemas/run_state.ts";
+import type { RunState, SourceFingerprint } from "../schemas/run_state.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import { type ChangedFile, parseDiff } from "../verify/parse_diff.ts";
 import { scanDelta, type ScanResult } from "../verify/scope_scan.ts";
@@ -11,6 +11,7 @@ import type { SpotContext } from "../store/context.ts";
 import { checkLocks } from "./lock_snapshot.ts";
 import { checkShadows } from "./runner_guard.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
+import { inputPaths } from "./input_files.ts";
 
 export interface RunScan {
   delta: Delta;
@@ -19,6 +20,8 @@ export interface RunScan {
   files: ChangedFile[];
   scan: ScanResult & { diffSha256: string };
   sourceUnchanged: boolean;
+  /** The source checkout as it is now. */
+  source: SourceFingerprint;
 }
 
 async function newSizes(worktree: string, files: ChangedFile[]): Promise<Map<string, number>> {
@@ -48,7 +51,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     maxDiffBytes: limits.maxDiffBytes,
     maxFileBytes: limits.maxFileBytes,
   }, await newSizes(state.worktreePath, files));
-  const now = await sourceFingerprint(state.sourceRoot);
+  const now = await sourceFingerprint(state.sourceRoot, { exclude: inputPaths(state) });
   const sourceUnchanged = now.digest === state.sourceFingerprint.digest;
   if (!sourceUnchanged) {
     scan.issues.push({
@@ -65,5 +68,12 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
   ];
   // A parent written for the original reads an issue's file as `path`: it costs nothing to say both.
   const issues = scan.issues.map((i) => i.file === undefined ? i : { ...i, path: i.file });
-  return { delta, locks, files, scan: { ...scan, issues, diffSha256: delta.diffSha256 }, sourceUnchanged };
+  return {
+    delta,
+    locks,
+    files,
+    scan: { ...scan, issues, diffSha256: delta.diffSha256 },
+    sourceUnchanged,
+    source: now,
+  };
 }

@@ -75,16 +75,46 @@ export interface TaskRecord {
   previousRuns?: string[];
 }
 
-/** What `spot job integrate` did: the builders' commits on the source branch, in order, and the job's checks. */
+/**
+ * What `spot job integrate` landed, recorded only once all of it did (a landing is all or nothing): the
+ * builders' commits on the source branch in order (commit mode), or the files written into the checkout
+ * (apply mode), and the job's checks, which passed on exactly that result before it landed.
+ */
 export interface JobIntegration {
   mode: "commit" | "apply";
   at: string;
+  /** The commit the landing was built on: the branch's HEAD (commit mode) or the job's base (apply mode). */
+  onto?: string;
   /** Commit mode: the builders' commits on the source branch, in order. */
   commits?: { task: string; runId: string; commit: string }[];
   /** Apply mode: the files written into the checkout (journaled for rollback). */
   files?: string[];
+  /** Apply mode: the builders whose work those files are, in order. */
+  builders?: { task: string; runId: string }[];
   integratedChecks: "passed" | "failed" | "none";
   rolledBackAt?: string;
+}
+
+/** The last `spot job integrate` that landed nothing: what refused it. Cleared by one that lands. */
+export interface IntegrationFailure {
+  at: string;
+  /** The builder it failed on, when it was one builder's (its commit, its checks); absent for the job's own. */
+  task?: string;
+  code: string;
+  reason: string;
+}
+
+/** Whether the task's run (its current one unless named) is part of a landing that stands (not rolled back). */
+export function taskLanded(
+  state: Pick<JobState, "integration" | "tasks">,
+  taskId: string,
+  runId = state.tasks[taskId]?.runId,
+): boolean {
+  const i = state.integration;
+  if (!i || i.rolledBackAt || !runId) return false;
+  // An apply-mode record from before `builders` was kept landed every builder of the job.
+  if (i.mode === "apply" && !i.builders) return true;
+  return [...(i.commits ?? []), ...(i.builders ?? [])].some((c) => c.task === taskId && c.runId === runId);
 }
 
 export interface JobState {
@@ -101,6 +131,7 @@ export interface JobState {
   base?: JobBase;
   tasks: Record<string, TaskRecord>;
   integration?: JobIntegration;
+  integrationFailure?: IntegrationFailure;
   /** What the job's notify command did when the job settled (graphs/notify.ts). */
   notified?: { at: string; exitCode: number | null; timedOut?: boolean; error?: string; stderr?: string };
 }

@@ -9,6 +9,7 @@ import {
   jobFile,
   loadJob,
   readEvents,
+  taskLanded,
   updateJob,
 } from "./store.ts";
 
@@ -51,4 +52,25 @@ Deno.test("a coordinator starting while a status probe tests the lock still take
   assert.equal(await again.tryLock(true), true);
   await assert.rejects(holdCoordinator(paths, job.jobId, 0), (e) => isSpotError(e, "JOB_RUNNING"));
   again.close();
+});
+
+Deno.test("taskLanded() holds for a builder's run in a standing landing only", () => {
+  const integration = {
+    mode: "commit" as const,
+    at: "t",
+    commits: [{ task: "api", runId: "j.api-a2", commit: "c" }],
+    integratedChecks: "none" as const,
+  };
+  const tasks = { api: { state: "succeeded" as const, runId: "j.api-a2" } };
+  assert.equal(taskLanded({ integration, tasks }, "api"), true);
+  assert.equal(taskLanded({ integration, tasks }, "api", "j.api"), false, "an earlier attempt did not land");
+  assert.equal(taskLanded({ tasks }, "api"), false, "nothing landed");
+  assert.equal(taskLanded({ integration: { ...integration, rolledBackAt: "t2" }, tasks }, "api"), false);
+  const applied = { mode: "apply" as const, at: "t", files: ["a"], integratedChecks: "none" as const };
+  assert.equal(taskLanded({ integration: { ...applied, builders: [] }, tasks }, "api"), false);
+  assert.equal(
+    taskLanded({ integration: applied, tasks }, "api"),
+    true,
+    "a record from before builders were kept",
+  );
 });

@@ -25,6 +25,7 @@ import {
   updateJob,
 } from "./store.ts";
 import { TERMINAL } from "./schedule.ts";
+import { type IntegrationView, integrationView } from "./integration/view.ts";
 import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
@@ -86,11 +87,13 @@ export interface JobView {
     runId?: string;
     changedFiles?: string[];
   }[];
+  /** What the job landed and what stands now, or why its last integration landed nothing; absent before any. */
+  integration?: IntegrationView;
 }
 
 async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
   const { job, state } = await loadJob(ctx.paths, jobId);
-  return {
+  const out: JobView = {
     jobId,
     status: state.status,
     ...(state.reason ? { reason: state.reason } : {}),
@@ -98,6 +101,8 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     jobDir: jobDir(ctx.paths, jobId),
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
   };
+  const integration = integrationView(state);
+  return integration ? { ...out, integration } : out;
 }
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {

@@ -24,6 +24,7 @@ import { which } from "../sandbox/which.ts";
 import { probeMemory } from "./probe_cache.ts";
 import { seatbeltHere } from "./seatbelt_verdict.ts";
 import type { SpotContext } from "../store/context.ts";
+import { pathExists } from "../store/files.ts";
 
 /** Where the POSIX shell of the sandbox wrapper is looked up. */
 const SYSTEM_PATH = "/usr/bin:/bin";
@@ -39,7 +40,10 @@ export function probeHere(ctx: SpotContext): Promise<BwrapProbe> {
   return probeBwrap({
     pathVar: ctx.env("PATH") ?? "",
     override: ctx.env("PI_WORKER_BWRAP_BIN"),
-    memory: probeMemory(join(ctx.paths.cacheRoot, "sandbox-probe")),
+    // A command that only looks keeps no verdict where spot has no cache dir yet (it makes none).
+    memory: ctx.readOnly && !pathExists(ctx.paths.cacheRoot)
+      ? undefined
+      : probeMemory(join(ctx.paths.cacheRoot, "sandbox-probe")),
   });
 }
 

@@ -1,6 +1,6 @@
 /** The global audit log: one line when a command starts and one when it ends. */
 import type { SpotContext } from "../store/context.ts";
-import { appendJsonLine } from "../store/files.ts";
+import { appendJsonLine, pathExists } from "../store/files.ts";
 
 export async function audited<T>(
   ctx: SpotContext,
@@ -8,6 +8,8 @@ export async function audited<T>(
   args: Record<string, unknown>,
   fn: () => Promise<T>,
 ): Promise<T> {
+  // A command that only looks leaves no trace where spot has never run: no state dir just for its audit line.
+  if (ctx.readOnly && !pathExists(ctx.paths.stateRoot)) return await fn();
   const started = Date.now();
   const runId = typeof args.id === "string" ? args.id : undefined;
   const base = {

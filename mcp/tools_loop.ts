@@ -183,7 +183,7 @@ export function registerLoopTools(mcp: McpServer, server: Server): void {
     mcp,
     server,
     "integrate",
-    "Cherry-pick the approved commit onto the clean source branch and check it there (never pushes)",
+    "Check the approved commit in a scratch tree, then land it on the clean source branch (never pushes)",
     (v, c, id) => v.integrateRun(c, id),
     true,
   );

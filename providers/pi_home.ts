@@ -3,32 +3,12 @@
  * and wire API). pi keeps custom providers there (the shipped `volcengine-plan` among them), so a profile
  * naming one gets its endpoint from it. Reading is the only side effect.
  */
-import { dirname, join } from "../base/path.ts";
+import { modelsFile } from "../adapters/clis/pi.ts";
 import type { ProviderType } from "../adapters/types.ts";
 
 type EnvReader = (name: string) => string | undefined;
 
-/** pi's agent dir: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`; null without HOME. */
-export function piAgentDir(env: EnvReader): string | null {
-  const explicit = env("PI_CODING_AGENT_DIR");
-  if (explicit) return explicit;
-  const home = env("HOME");
-  return home ? join(home, ".pi", "agent") : null;
-}
-
-/** The models.json spot reads for pi: `PI_WORKER_MODELS_FILE`, else the agent dir's. */
-export function modelsFile(env: EnvReader): string | null {
-  const override = env("PI_WORKER_MODELS_FILE");
-  if (override) return override;
-  const dir = piAgentDir(env);
-  return dir ? join(dir, "models.json") : null;
-}
-
-/** The agent dir whose files a worker's private home gets: the one holding the models.json spot reads. */
-export function piConfigDir(env: EnvReader): string | null {
-  const file = modelsFile(env);
-  return file ? dirname(file) : null;
-}
+export { modelsFile, piAgentDir, piConfigDir } from "../adapters/clis/pi.ts";
 
 export interface PiProvider {
   baseUrl?: string;

@@ -3,6 +3,7 @@
  * CLIs that detection found not installed are dropped; free rows come first.
  * Pure.
  */
+import { cliRecord } from "../adapters/clis/mod.ts";
 import type { Config } from "../schemas/config.ts";
 import { PRICE_ALIASES } from "./qoder_catalog.ts";
 import { isFree, type Registry } from "./types.ts";
@@ -22,13 +23,13 @@ export interface WorkerChoice {
 /** Models a profile may leave to the CLI's own choice. */
 const CLI_DEFAULT_MODELS = new Set(["", "auto", "default"]);
 const TIER_RANK: Record<string, number> = { free: 0, cheap: 1, standard: 2, premium: 3 };
-/** Profiles that cannot be picked: replay's model is an episode file, not a model. */
-const NOT_PICKABLE = new Set(["replay"]);
+/** Profiles that cannot be picked: the built-in worker's model is an episode file, not a model. */
+const notPickable = (adapter: string) => cliRecord(adapter)?.builtIn === true;
 
 /** Which profile runs `model` on `adapter`: an exact model match, a CLI-default profile, or the first. */
 export function resolveProfileForSelection(config: Config, adapter: string, model: string): string | null {
   const mine = Object.entries(config.profiles).filter(([, p]) =>
-    p.adapter === adapter && !NOT_PICKABLE.has(p.adapter)
+    p.adapter === adapter && !notPickable(p.adapter)
   );
   const exact = mine.find(([, p]) => p.model === model);
   const open = mine.find(([, p]) => CLI_DEFAULT_MODELS.has(p.model.toLowerCase()));
@@ -39,7 +40,7 @@ export function buildWorkerChoices(registry: Registry | null, config: Config): W
   const missing = new Set(registry?.clis.filter((c) => !c.installed).map((c) => c.adapter) ?? []);
   const rows = new Map<string, WorkerChoice>();
   for (const [name, p] of Object.entries(config.profiles)) {
-    if (NOT_PICKABLE.has(p.adapter) || missing.has(p.adapter)) continue;
+    if (notPickable(p.adapter) || missing.has(p.adapter)) continue;
     const key = `${p.adapter} ${p.model}`;
     if (rows.has(key)) continue;
     const free = p.costTier === "free" || PRICE_ALIASES.has(p.model.toLowerCase()) || isFree({ id: p.model });

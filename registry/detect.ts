@@ -1,33 +1,19 @@
 /**
- * `spot detect`: probe every known worker CLI, cache the answer in
- * `registry.json` for 10 minutes, and give Qoder's rows their prices.
+ * `spot detect`: probe every worker CLI that has a record (adapters/clis/) and is not built in, cache the
+ * answer in `registry.json` for 10 minutes, and give Qoder's rows their prices.
  */
 import { join } from "../base/path.ts";
-import { getAdapter } from "../adapters/mod.ts";
-import type { WorkerAdapter } from "../adapters/types.ts";
+import { CLI_RECORDS, cliRecord } from "../adapters/clis/mod.ts";
 import { binaryEnvName, type EnvReader } from "./locate.ts";
-import { probeCli, type ProbeRunner } from "./probe.ts";
-import { loadQoderCatalog } from "./qoder_catalog_load.ts";
-import type { CliInfo, Registry } from "./types.ts";
+import { probeCli, type Probed, type ProbeRunner } from "./probe.ts";
+import { withCatalogPrices } from "./qoder_catalog_load.ts";
+import type { Registry } from "./types.ts";
 
 /** The seed's registry lifetime: dispatch stays cheap, and a new install shows up soon enough. */
 export const REGISTRY_TTL_MS = 10 * 60_000;
 
-/** Every CLI spot knows an adapter name for; names without an adapter yet are skipped. */
-export const KNOWN_ADAPTERS = [
-  "pi",
-  "opencode",
-  "kimi",
-  "trae",
-  "qoder",
-  "codebuddy",
-  "zcode",
-  "codex",
-  "claude",
-  "gemini",
-  "qwen",
-  "kilo",
-];
+/** Every CLI `spot detect` probes: each record's but the built-in worker's, in record order. */
+export const KNOWN_ADAPTERS: readonly string[] = CLI_RECORDS.filter((r) => !r.builtIn).map((r) => r.name);
 
 export interface DetectOptions {
   cacheRoot: string;
@@ -39,22 +25,20 @@ export interface DetectOptions {
   run?: ProbeRunner;
   now?: () => number;
   fetch?: typeof fetch;
-  /** Tests pass their own adapters instead of the registry's. */
-  adapters?: Record<string, WorkerAdapter>;
+  /** Tests pass their own CLIs instead of the records'. */
+  adapters?: Record<string, Probed>;
 }
 
 export function registryFile(cacheRoot: string): string {
   return join(cacheRoot, "registry.json");
 }
 
-function adapterTable(options: DetectOptions): [string, WorkerAdapter][] {
+function adapterTable(options: DetectOptions): [string, Probed][] {
   if (options.adapters) return Object.entries(options.adapters);
-  const names = [...new Set([...KNOWN_ADAPTERS, ...(options.extraAdapters ?? [])])].filter((n) =>
-    n !== "replay"
-  );
+  const names = [...new Set([...KNOWN_ADAPTERS, ...(options.extraAdapters ?? [])])];
   return names.flatMap((name) => {
-    const adapter = getAdapter(name);
-    return adapter ? [[name, adapter] as [string, WorkerAdapter]] : [];
+    const record = cliRecord(name);
+    return record && !record.builtIn ? [[name, record] as [string, Probed]] : [];
   });
 }
 
@@ -76,14 +60,6 @@ async function readFresh(file: string, key: string, now: number): Promise<Regist
   }
 }
 
-async function withPrices(cli: CliInfo, options: DetectOptions): Promise<CliInfo> {
-  if (cli.adapter !== "qoder" || !cli.installed) return cli;
-  const catalog = await loadQoderCatalog(options);
-  const priced = new Set(catalog.models.map((m) => m.id));
-  const unpriced = cli.models.filter((m) => !priced.has(m.id));
-  return { ...cli, models: [...catalog.models, ...unpriced], modelsSource: "catalog" };
-}
-
 async function save(file: string, registry: Registry): Promise<void> {
   const tmp = `${file}.${crypto.randomUUID()}.tmp`;
   await Deno.writeTextFile(tmp, JSON.stringify(registry, null, 2) + "\n");
@@ -100,7 +76,7 @@ export async function detect(options: DetectOptions): Promise<{ registry: Regist
     if (fresh) return { registry: fresh, cached: true };
   }
   const clis = await Promise.all(
-    table.map(async ([name, adapter]) => withPrices(await probeCli(name, adapter, options), options)),
+    table.map(async ([name, cli]) => withCatalogPrices(await probeCli(name, cli, options), options)),
   );
   const registry: Registry = { schemaVersion: 1, detectedAt: new Date(now).toISOString(), envKey: key, clis };
   await Deno.mkdir(options.cacheRoot, { recursive: true });

@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import { join } from "node:path";
-import { qoderAdapter } from "../adapters/mod.ts";
+import { qoderAdapter } from "../adapters/qoder.ts";
 import { locateBinary } from "./locate.ts";
 
 async function withBins(names: string[], fn: (dir: string) => void): Promise<void> {

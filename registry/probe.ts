@@ -40,9 +40,12 @@ function probeEnv(env: EnvReader): Record<string, string> {
   return out;
 }
 
+/** What a probe reads of a CLI: a record (adapters/clis/) or an adapter has both. */
+export type Probed = Pick<WorkerAdapter, "defaultBinary" | "detect">;
+
 export async function probeCli(
   name: string,
-  adapter: WorkerAdapter,
+  adapter: Probed,
   options: { env: EnvReader; run?: ProbeRunner; profileBinary?: string },
 ): Promise<CliInfo> {
   const run = options.run ?? spawnRunner;

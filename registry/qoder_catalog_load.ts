@@ -8,7 +8,7 @@ import { join } from "../base/path.ts";
 import fixture from "./fixtures/qoder-models.json" with { type: "json" };
 import { parseCatalog } from "./qoder_catalog.ts";
 import type { EnvReader } from "./locate.ts";
-import type { ModelInfo } from "./types.ts";
+import type { CliInfo, ModelInfo } from "./types.ts";
 
 /** The seed caches the catalog this long: the roster changes weekly, prices rarely within a day. */
 export const CATALOG_TTL_MS = 30 * 60_000;
@@ -69,4 +69,13 @@ export async function loadQoderCatalog(options: CatalogOptions): Promise<Catalog
   await Deno.mkdir(options.cacheRoot, { recursive: true });
   await Deno.writeTextFile(file, JSON.stringify({ fetchedAt, models: live }, null, 2) + "\n");
   return { models: live, source: "live", fetchedAt };
+}
+
+/** A detected Qoder row with its models priced from the catalog; any other row as it is. */
+export async function withCatalogPrices(cli: CliInfo, options: CatalogOptions): Promise<CliInfo> {
+  if (cli.adapter !== "qoder" || !cli.installed) return cli;
+  const catalog = await loadQoderCatalog(options);
+  const priced = new Set(catalog.models.map((m) => m.id));
+  const unpriced = cli.models.filter((m) => !priced.has(m.id));
+  return { ...cli, models: [...catalog.models, ...unpriced], modelsSource: "catalog" };
 }

@@ -9,7 +9,7 @@ import type { TaskContract } from "../schemas/task_contract.ts";
 import { detectCaller } from "./caller.ts";
 import type { SpotContext } from "../store/context.ts";
 import { adjustForQoder, type WorkerSettings } from "./qoder_dispatch.ts";
-import { type ProfileChoice, selectProfile } from "./select_profile.ts";
+import { type ProfileChoice, type SelectOptions, selectProfile } from "./select_profile.ts";
 import { lazy } from "../base/lazy.ts";
 
 export interface RouteOptions {
@@ -23,6 +23,8 @@ export interface RouteOptions {
   interactive?: boolean;
   /** The prompt itself; tests replace it. */
   pick?: (choices: WorkerChoice[], message: string) => Promise<WorkerChoice | null>;
+  /** Which profiles can run here; routing without a named profile takes only these (select_profile.ts). */
+  ready?: SelectOptions["ready"];
 }
 
 export interface RouteResult {

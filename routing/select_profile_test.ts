@@ -190,3 +190,44 @@ Deno.test("nextFallback() skips a profile without a required capability", () => 
   );
   assert.equal(nextFallback(CONFIG, "std-a", [], { requiredCapabilities: ["text", "vision-input"] }), null);
 });
+
+/** A judgement where only the profiles in `down` have a problem. */
+const readyExcept = (...down: string[]): SelectOptions["ready"] => (name) =>
+  down.includes(name)
+    ? [{ name: "credential", detail: `${name}'s key is not set`, fix: "export KEY=..." }]
+    : [];
+
+Deno.test("selectProfile() routes past profiles that are not ready, recording them, and keeps a named one", () => {
+  const low = { ...BASE };
+  const routed = selectProfile(CONFIG, low, { ready: readyExcept("cheap-a", "cheap-b") });
+  assert.equal(routed.name, "std-a");
+  assert.deepEqual(routed.routing.notReady?.map((n) => n.profile), ["cheap-a", "cheap-b"]);
+  // The caller's preference is routing too: not ready, it gives way along its chain.
+  const caller = selectProfile(CONFIG, low, { caller: "claude-code", ready: readyExcept("cheap-b") });
+  assert.deepEqual([caller.name, caller.routing.profileSource], ["std-a", "caller"]);
+  // A profile someone named is taken as named.
+  const named = selectProfile(CONFIG, low, { profile: "cheap-a", ready: readyExcept("cheap-a") });
+  assert.deepEqual([named.name, named.routing.notReady], ["cheap-a", undefined]);
+});
+
+Deno.test("selectProfile() refuses with every candidate's problems when none is ready", () => {
+  const all = Object.keys(CONFIG.profiles);
+  assert.throws(
+    () => selectProfile(CONFIG, BASE, { ready: readyExcept(...all) }),
+    (e) => {
+      assert.ok(isSpotError(e, "NO_ROUTABLE_PROFILE"));
+      const notReady = e.details.notReady as { profile: string; problems: { fix?: string }[] }[];
+      assert.deepEqual(notReady.map((n) => n.profile), [
+        "cheap-a",
+        "cheap-b",
+        "std-a",
+        "std-b",
+        "prem",
+        "vision",
+      ]);
+      assert.ok(notReady.every((n) => n.problems[0].fix));
+      assert.equal(e.details.replay, undefined, "no replay profile in this config: not offered");
+      return true;
+    },
+  );
+});

@@ -65,6 +65,14 @@ export interface SourceFingerprint {
   digest: string;
 }
 
+/** One of spot's input files inside the repository, as spot read it (null: it was not there). */
+export interface InputFile {
+  path: string;
+  sha256: string | null;
+  /** Handed to spot by an earlier run in this repository: left out, its content watched once this run reads it. */
+  remembered?: boolean;
+}
+
 export type RunOwner = { kind: "agent"; name: string } | { kind: "job"; jobId: string; task: string };
 
 export interface RunState {
@@ -81,6 +89,12 @@ export interface RunState {
   sourceBranch: string | null;
   sourceFingerprint: SourceFingerprint;
   sourceDirty: boolean;
+  /**
+   * spot's own input files that sit untracked in the source checkout (the contract, an episode, a usage
+   * snapshot, review files), with their sha256 when spot read them: left out of the source's fingerprint and
+   * dirtiness, and watched by content by the escape check instead (gates/input_files.ts).
+   */
+  inputFiles?: InputFile[];
   worktreePath: string;
   /** The git dir spot created for the worktree; spot's git uses it, never the worktree's `.git` file. */
   worktreeGitDir?: string;
@@ -131,6 +145,11 @@ export interface RunState {
   selfReviewSkipReason: string | null;
   implementationCommit: string | null;
   integratedCommit: string | null;
+  /**
+   * The commit `integrate` is about to fast-forward the source branch to (its checks passed in a scratch
+   * tree), recorded before the branch moves: a killed integrate that finds it on the branch finishes.
+   */
+  landing?: { commit: string; onto: string; at: string };
   blockedReason: string | null;
   recovery: { at: string; from: Status; to: Status; reason: string; nextCommand: string | null } | null;
   lastReportAt: string | null;

@@ -6,7 +6,8 @@ import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { runIndexFor } from "../store/index_shared.ts";
-import { monitor } from "./monitor.ts";
+import { DEFAULT_SESSION, monitor } from "./monitor.ts";
+import { pathExists } from "../store/files.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, openBrowser, startServer } from "./server.ts";
 import { writeSnapshot } from "./snapshot.ts";
 
@@ -47,6 +48,10 @@ export async function dashboardSnapshot(ctx: SpotContext, output?: string) {
 }
 
 export async function monitorRuns(ctx: SpotContext, flags: { list?: boolean; kill?: boolean }) {
+  // `--list` only looks: where spot has never run there is nothing to follow, and no index is made.
+  if (flags.list && !pathExists(ctx.paths.runsDir)) {
+    return { session: ctx.env("PI_MONITOR_SESSION") || DEFAULT_SESSION, runs: [], shown: 0 };
+  }
   const interactive = Deno.stdin.isTerminal() && Deno.stdout.isTerminal();
   return await monitor({
     paths: ctx.paths,

@@ -5,6 +5,7 @@
  */
 import { join } from "../base/path.ts";
 import type { SpotPaths } from "../store/paths.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { asRunState } from "../store/run_entry.ts";
 import { PI_EVENTS_FILE } from "../store/legacy_run.ts";
 import { stripTerminal } from "../store/worker_log.ts";
@@ -118,6 +119,12 @@ async function jobOf(paths: SpotPaths, runId: string): Promise<RunDetail["job"]>
     () => false,
   );
   return known ? { jobId: m[1], taskId: m[2] } : null;
+}
+
+/** Whether the run has a state.json at all: a task's run id is known before its run is created. */
+export async function runStateExists(paths: SpotPaths, runId: string): Promise<boolean> {
+  if (!RUN_ID_PATTERN.test(runId)) return false;
+  return await Deno.lstat(join(paths.runsDir, runId, "state.json")).then(() => true, () => false);
 }
 
 export async function loadRunDetail(paths: SpotPaths, runId: string): Promise<RunDetail | null> {

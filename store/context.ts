@@ -18,4 +18,9 @@ export interface SpotContext {
   signal?: AbortSignal;
   /** A short human progress line (the CLI shows it on a TTY). */
   progress?: (text: string) => void;
+  /**
+   * A command that only looks (`doctor`, `list`, `inspect`, ...): it creates none of spot's places (the
+   * config file, the state and cache directories); where they exist it may keep spot's own records current.
+   */
+  readOnly?: boolean;
 }

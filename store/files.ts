@@ -4,6 +4,16 @@ import { timed } from "../base/timings.ts";
 
 const encoder = new TextEncoder();
 
+/** True when something (a file, a directory, a link) is at `path`. */
+export function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes through a temp file, fsyncs it, then renames it over `path`. */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await writeTextAtomic(path, JSON.stringify(value, null, 2) + "\n");

@@ -46,16 +46,26 @@ export class RunStore {
     const state = legacy?.isPiWorkerState(raw)
       ? await legacy.withPiWorkerUsage(this.dir(runId), legacy.fromPiWorkerState(raw))
       : raw;
-    if (!state) {
-      throw new SpotError(
-        "RUN_NOT_FOUND",
-        `Cannot find run "${runId}": no state.json under ${this.dir(runId)}`,
-        {
-          details: { runId },
-        },
-      );
-    }
+    if (!state) throw new SpotError("RUN_NOT_FOUND", this.whyNotFound(runId), { details: { runId } });
     return state;
+  }
+
+  /** Why a run cannot be loaded, in the words that fit: no such run, not created yet, or unreadable. */
+  private whyNotFound(runId: string): string {
+    const dir = this.dir(runId);
+    const exists = (path: string) => {
+      try {
+        Deno.lstatSync(path);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!exists(dir)) return `Cannot find run "${runId}": no run has this id (no ${dir})`;
+    if (!exists(join(dir, "state.json"))) {
+      return `Cannot read run "${runId}": it has not been created yet (${dir} has no state.json; prepare writes it)`;
+    }
+    return `Cannot read run "${runId}": its state.json is not a run's state`;
   }
 
   async save(state: RunState): Promise<RunState> {

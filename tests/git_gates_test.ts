@@ -102,7 +102,8 @@ Deno.test("integrate blocks when the user changed the source after prepare, and 
   await Deno.writeTextFile(join(sc.repo, "README.md"), "# user typing while the worker ran\n");
   const integrate = await spot(env, sc.repo, "integrate", "--id", id);
   assert.equal(integrate.code, 4, integrate.stderr);
-  assert.equal((integrate.json.error as { code: string }).code, "INTEGRATION_BLOCKED");
+  // The same cause as at verify and approve, with the same code.
+  assert.equal((integrate.json.error as { code: string }).code, "SOURCE_CHANGED");
   assert.match(await Deno.readTextFile(join(sc.repo, "add.ts")), /a - b/, "nothing landed");
   assert.match(await sh(sc.repo, "git", "log", "-1", "--format=%B", `pi-worker/${id}`), /Pi-Worker-Run/);
   const cleanup = await spot(env, sc.repo, "cleanup", "--id", id);
@@ -116,9 +117,19 @@ Deno.test("integrate blocks when HEAD moved, and approve blocks when the source 
   const sc = await demoScenario(env.dir);
   const id = await loopToCommitted(env, sc.repo, sc.taskFile, sc.episodeFile);
   await sh(sc.repo, "git", "commit", "-q", "--allow-empty", "-m", "user moved on");
+  const moved = await sh(sc.repo, "git", "rev-parse", "HEAD");
   const integrate = await spot(env, sc.repo, "integrate", "--id", id);
   assert.equal(integrate.code, 4);
-  assert.match((integrate.json.error as { message: string }).message, /HEAD moved/);
+  const error = integrate.json.error as {
+    code: string;
+    message: string;
+    details: { source: { before: { head: string }; now: { head: string } }; hint: string };
+  };
+  assert.equal(error.code, "SOURCE_CHANGED");
+  assert.match(error.message, /HEAD moved/);
+  assert.equal(error.details.source.now.head, moved);
+  assert.notEqual(error.details.source.before.head, moved);
+  assert.match(error.details.hint, /git cherry-pick [0-9a-f]{12}/);
 
   const sc2 = await demoScenario(env.dir);
   const id2 = await prepareScenario(env, sc2);
@@ -139,20 +150,26 @@ Deno.test("integrate blocks when HEAD moved, and approve blocks when the source 
   await Deno.remove(env.dir, { recursive: true });
 });
 
-Deno.test("post-integration checks that fail leave the run blocked with the commit in history", async () => {
+Deno.test("post-integration checks that fail on the landed result block the run and land nothing", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir);
   const id = await loopToCommitted(env, sc.repo, sc.taskFile, sc.episodeFile);
-  // A file the user's checks depend on, ignored by git so the source still counts as clean.
-  await Deno.writeTextFile(join(sc.repo, ".git", "info", "exclude"), "poison.ts\n");
+  // A check that passed at verify and fails at integration (the parent's contract changed in between).
   const task = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "task.json")));
-  task.verification = [{ argv: ["sh", "-c", "test ! -e poison.ts"], timeoutSeconds: 30 }];
+  task.verification = [{ argv: ["sh", "-c", "test -e never-there.txt"], timeoutSeconds: 30 }];
   await Deno.writeTextFile(join(env.stateDir, "runs", id, "task.json"), JSON.stringify(task));
-  await Deno.writeTextFile(join(sc.repo, "poison.ts"), "");
+  const head = await sh(sc.repo, "git", "rev-parse", "HEAD");
   const integrate = await spot(env, sc.repo, "integrate", "--id", id);
   assert.equal(integrate.code, 4, integrate.stderr);
-  assert.equal((integrate.json.error as { code: string }).code, "POST_INTEGRATE_VERIFY_FAILED");
-  assert.match(await sh(sc.repo, "git", "log", "-1", "--format=%B"), new RegExp(`Pi-Worker-Run: ${id}`));
+  const error = integrate.json.error as { code: string; message: string; details: { landed: boolean } };
+  assert.equal(error.code, "POST_INTEGRATE_VERIFY_FAILED");
+  assert.match(error.message, /nothing landed/);
+  assert.equal(error.details.landed, false);
+  assert.equal(await sh(sc.repo, "git", "rev-parse", "HEAD"), head, "the commit landed");
+  assert.equal(await sh(sc.repo, "git", "status", "--porcelain"), "");
+  assert.match(await sh(sc.repo, "git", "log", "-1", "--format=%B", `pi-worker/${id}`), /Pi-Worker-Run/);
+  const state = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "state.json")));
+  assert.equal(state.status, "blocked");
   await Deno.remove(env.dir, { recursive: true });
 });
 

@@ -183,7 +183,7 @@ Deno.test("a failing check sends the run to review, and a revision round fixes i
   await Deno.remove(env.dir, { recursive: true });
 });
 
-Deno.test("approve refuses a review bound to another diff, and a diff that changed after verify", async () => {
+Deno.test("approve refuses a review bound to another diff with the hash to use, and a diff that changed after verify", async () => {
   const env = await spotEnv();
   const sc = await demoScenario(env.dir);
   const id = await prepareScenario(env, sc);
@@ -201,7 +201,13 @@ Deno.test("approve refuses a review bound to another diff, and a diff that chang
     "--message",
     "x",
   );
-  assert.equal((stale.json.error as { code: string }).code, "DIFF_CHANGED");
+  // The diff did not move: the review is what is wrong, and the error gives the hash to review.
+  const wrong = stale.json.error as { code: string; message: string; details: { diffSha256: string } };
+  assert.equal(stale.code, 2, stale.stderr);
+  assert.equal(wrong.code, "REVIEW_INVALID");
+  assert.equal(wrong.details.diffSha256, sha);
+  assert.match(wrong.message, new RegExp(`"diffSha256": "${sha}"`));
+  assert.doesNotMatch(wrong.message, /diff changed since/);
   // The worker (or anyone) edits the worktree after verification: the reviewed hash no longer matches.
   const worktree = String(
     JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "state.json"))).worktreePath,

@@ -6,11 +6,13 @@ import { SpotError } from "../errors.ts";
 import { git, gitText } from "../git/git.ts";
 import type { SpotContext } from "../store/context.ts";
 import { blockRun } from "../lifecycle/block.ts";
-import { readReview } from "../config/review_load.ts";
+import { blockSourceChanged } from "../lifecycle/source_changed.ts";
+import { readReview, requireReviewedHash } from "../config/review_load.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { recordInputFile } from "../gates/input_files.ts";
 
 /** The seed keeps commit subjects to one readable line. */
 const MAX_MESSAGE_CHARS = 200;
@@ -25,11 +27,21 @@ export interface ApproveResult {
   implementationCommit: string;
 }
 
+export interface ApproveOptions {
+  /**
+   * A job's integration checks the source itself, against the job's base and under the landing lock; the
+   * run's own look (its checkout as it was at prepare) would end a builder blocked for a change that only
+   * the job can judge.
+   */
+  sourceCheckedByCaller?: boolean;
+}
+
 export async function approveRun(
   ctx: SpotContext,
   runId: string,
   reviewFile: string,
   message: string,
+  options: ApproveOptions = {},
 ): Promise<ApproveResult> {
   if (!message.trim() || message.length > MAX_MESSAGE_CHARS || /[\r\n]/.test(message)) {
     throw new SpotError(
@@ -47,6 +59,8 @@ export async function approveRun(
     }
     requireStatus(state, ["selfReviewing", "reviewing", "approved"], "approve");
     const review = await readReview(ctx.cwd, reviewFile);
+    // A review file kept in the checkout is spot's input, not the user's uncommitted work.
+    state = await recordInputFile(ctx, state, reviewFile);
     if (review.verdict !== "approve") {
       throw new SpotError(
         "REVIEW_INVALID",
@@ -67,20 +81,20 @@ export async function approveRun(
     }
     const task = await loadTask(ctx.store, runId);
     const fresh = await scanRun(ctx, state, task);
-    if (!fresh.sourceUnchanged) {
-      const change = fresh.scan.issues.find((i) => i.code === "SOURCE_CHANGED")?.message ??
-        "the source changed";
-      await blockRun(ctx, state, "SOURCE_CHANGED", `${change}; the work stays on ${state.workerBranch}`);
+    if (!fresh.sourceUnchanged && !options.sourceCheckedByCaller) {
+      await blockSourceChanged(ctx, state, fresh.source);
     }
     if (fresh.locks.length > 0) {
       throw new SpotError("LOCKED_PATH_CHANGED", `Cannot approve run "${runId}": ${fresh.locks[0].message}`, {
         details: { locks: fresh.locks },
       });
     }
-    if (review.diffSha256 !== verification.diffSha256 || fresh.delta.diffSha256 !== verification.diffSha256) {
+    if (fresh.delta.diffSha256 !== verification.diffSha256) {
       throw new SpotError(
         "DIFF_CHANGED",
-        `Cannot approve run "${runId}": the diff changed since it was verified and reviewed`,
+        `Cannot approve run "${runId}": the worktree's diff changed since it was verified (now ${
+          fresh.delta.diffSha256.slice(0, 12)
+        }, verified ${verification.diffSha256.slice(0, 12)})`,
         {
           details: {
             reviewed: review.diffSha256,
@@ -90,14 +104,16 @@ export async function approveRun(
         },
       );
     }
-    if (!fresh.scan.passed) {
+    requireReviewedHash(review, { command: "approve", runId, verified: verification.diffSha256 });
+    const issues = fresh.scan.issues.filter((i) => i.code !== "SOURCE_CHANGED");
+    if (issues.length) {
       await blockRun(
         ctx,
         state,
         "SECURITY_BLOCKED",
-        `the re-scan at approve failed: ${fresh.scan.issues[0]?.message}`,
+        `the re-scan at approve failed: ${issues[0]?.message}`,
         {
-          issues: fresh.scan.issues,
+          issues,
         },
       );
     }

@@ -25,13 +25,13 @@ function told(path: string, warnings: ConfigWarning[], warn?: Warn): ConfigWarni
   return warnings;
 }
 
-/** The effective config: the file with every default filled in (written with defaults on first use). */
+/** The effective config: the file with every default filled in (a missing file is shown, not written). */
 export async function configShow(
   env: EnvReader,
   warn?: Warn,
 ): Promise<{ path: string; config: Config; warnings: ConfigWarning[] }> {
   const path = resolvePaths(env).configFile;
-  const { config, warnings } = await loadConfigWithWarnings(path);
+  const { config, warnings } = await loadConfigWithWarnings(path, undefined, { write: false });
   return { path, config, warnings: told(path, warnings, warn) };
 }
 
@@ -39,7 +39,10 @@ async function existingText(path: string, verb: string): Promise<string> {
   const text = await readConfigText(path);
   if (text === null) {
     throw new SpotError("CONFIG_INVALID", `Cannot ${verb} config "${path}": the file does not exist`, {
-      details: { hint: "any spot command creates it with defaults; spot config show prints them" },
+      details: {
+        hint: "the first command that changes something (prepare, ...) creates it with defaults; " +
+          "spot config show prints them",
+      },
     });
   }
   return text;

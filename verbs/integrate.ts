@@ -1,18 +1,27 @@
 /**
- * `integrate`: land the approved commit on the user's clean source branch
- * (cherry-pick, hooks off), then re-run the checks there. Never pushes. Any
- * doubt about the source leaves the work on the worker branch, blocked.
+ * `integrate`: land the approved commit on the user's clean source branch. Never pushes.
+ *
+ * Under the repository's landing lock (one landing at a time, git/landing_lock.ts): the source must be
+ * exactly as the run found it at prepare (SOURCE_CHANGED otherwise); the commit is cherry-picked in a scratch
+ * worktree at HEAD and the contract's checks run there (gates/landing.ts); only when they pass is the branch
+ * fast-forwarded to that very commit. A refusal of any kind changes nothing: the run ends blocked, the commit
+ * stays on the worker branch, and the user's checkout and HEAD are as they were.
  */
-import { SpotError } from "../errors.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
-import { describeChange, sourceFingerprint } from "../git/fingerprint.ts";
-import { git, gitText } from "../git/git.ts";
-import type { RunState, SourceFingerprint } from "../schemas/run_state.ts";
-import { runChecks } from "../gates/checks.ts";
+import { sourceFingerprint } from "../git/fingerprint.ts";
+import { gitText } from "../git/git.ts";
+import { fastForward, isAncestor } from "../git/land.ts";
+import type { ErrorCode } from "../errors.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { buildLanding, landingBudgetMs, type LandingPlan } from "../gates/landing.ts";
 import type { SpotContext } from "../store/context.ts";
+import { type LandingHold, withLanding } from "../git/landing_lock.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
+import { blockRun } from "../lifecycle/block.ts";
+import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { inputPaths } from "../gates/input_files.ts";
 
 /** What `integrate` did with the approved commit. */
 export interface IntegrateResult {
@@ -20,7 +29,7 @@ export interface IntegrateResult {
   runId: string;
   /** The run's status afterwards (`prepared`, `running`, `reviewing`, `approved`, `integrated`, `blocked`, ...). */
   status: string;
-  /** The commit on the source branch, when it was cherry-picked. */
+  /** The commit on the source branch, when it landed. */
   integratedCommit?: string;
   /** Why it was not integrated (a dirty checkout, another branch), when it was not. */
   reason?: string;
@@ -30,42 +39,118 @@ export interface IntegrateResult {
   pushed: false;
 }
 
-async function block(ctx: SpotContext, state: RunState, code: string, reason: string): Promise<never> {
-  await moveRun(ctx, state, "blocked", reason, {
-    failure: { code, message: reason },
-    blockedReason: reason,
-  });
-  throw new SpotError(
-    code === "POST_INTEGRATE_VERIFY_FAILED" ? code : "INTEGRATION_BLOCKED",
-    `Run "${state.runId}" is blocked: ${reason}`,
-    {
-      details: {
-        runId: state.runId,
-        workerBranch: state.workerBranch,
-        implementationCommit: state.implementationCommit,
-        pushed: false,
-      },
-    },
-  );
-}
-
-/** True when HEAD is our cherry-pick of this run on top of the expected source head. */
-async function alreadyPicked(state: RunState, expectedHead: string): Promise<string | null> {
-  const cwd = state.sourceRoot;
-  const parent = await git(["rev-parse", "HEAD^"], { cwd, allowFailure: true });
-  if (parent.stdout.trim() !== expectedHead) return null;
-  const body = await gitText(["log", "-1", "--format=%B", "HEAD"], { cwd });
-  return body.includes(`Pi-Worker-Run: ${state.runId}`)
-    ? await gitText(["rev-parse", "HEAD"], { cwd })
-    : null;
-}
-
 export interface IntegrateOptions {
-  /**
-   * The source as the caller left it, instead of as the run found it at prepare: a job integrating several
-   * builders in turn expects its own earlier cherry-picks (docs/jobs.md), and nothing else.
-   */
-  expect?: SourceFingerprint;
+  /** The caller's hold on the repository's landing lock, when it has one (re-entrant for that call). */
+  landing?: LandingHold;
+}
+
+/** What every refusal says besides its reason: nothing landed, and where the approved commit is. */
+const unlanded = (state: RunState) => ({
+  implementationCommit: state.implementationCommit,
+  landed: false,
+  pushed: false,
+});
+
+/** Every refusal alike: the run ends blocked, nothing landed, the commit stays on its branch. */
+function refuse(ctx: SpotContext, state: RunState, code: ErrorCode, reason: string): Promise<never> {
+  return blockRun(ctx, state, code, reason, unlanded(state));
+}
+
+/** A landing of this run that a killed `integrate` made: its commit is on the branch now. */
+async function alreadyLanded(state: RunState): Promise<string | null> {
+  const commit = state.landing?.commit;
+  if (!commit) return null;
+  const head = await gitText(["rev-parse", "HEAD"], { cwd: state.sourceRoot });
+  return head === commit || await isAncestor(state.sourceRoot, commit, head) ? commit : null;
+}
+
+async function finish(ctx: SpotContext, state: RunState, commit: string): Promise<IntegrateResult> {
+  // The landing record served only until the run says it landed.
+  const done = await moveRun(ctx, state, "integrated", `integrated as ${commit.slice(0, 12)}`, {
+    integratedCommit: commit,
+    landing: undefined,
+  });
+  return {
+    runId: done.runId,
+    status: done.status,
+    integratedCommit: commit,
+    workerBranch: done.workerBranch,
+    pushed: false,
+  };
+}
+
+async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promise<IntegrateResult> {
+  const runId = state.runId;
+  const cwd = state.sourceRoot;
+  const landed = await alreadyLanded(state);
+  if (landed) return await finish(ctx, state, landed);
+  if (!ctx.config.autoIntegrateCleanSource) {
+    return await refuse(ctx, state, "INTEGRATION_BLOCKED", "autoIntegrateCleanSource is off");
+  }
+  if (state.sourceDirty) {
+    return await refuse(ctx, state, "INTEGRATION_BLOCKED", "the source had uncommitted work at prepare");
+  }
+  const now = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
+  if (now.digest !== state.sourceFingerprint.digest) {
+    const body = await gitText(["log", "-1", "--format=%B", "HEAD"], { cwd });
+    const byHand = body.includes(`Pi-Worker-Run: ${runId}`)
+      ? {
+        byHand:
+          "HEAD carries this run's trailer: it was cherry-picked by hand; spot lands only its own commits",
+      }
+      : {};
+    return await blockSourceChanged(ctx, state, now, {
+      ...byHand,
+      ...(hold.waitedFor ? { waitedFor: hold.waitedFor.what } : {}),
+      ...unlanded(state),
+    });
+  }
+  const task = await loadTask(ctx.store, runId);
+  const plan: LandingPlan = {
+    repo: cwd,
+    onto: now.head,
+    picks: [{
+      label: runId,
+      runId,
+      commit: state.implementationCommit!,
+      identity: state.identity,
+      checks: task,
+    }],
+    furnish: state,
+    treeLabel: runId,
+  };
+  await hold.declare(Date.now() + landingBudgetMs(plan));
+  ctx.progress?.(`integrate ${runId}: checking the landed result in a scratch tree`);
+  const outcome = await buildLanding(ctx, plan);
+  const step = outcome.steps[0];
+  if (step) {
+    await ctx.store.writeJson(runId, "post-integration-verification.json", {
+      ...step.checks,
+      at: ctx.now(),
+      commit: step.commit,
+      where: "scratch worktree",
+    });
+    state = {
+      ...state,
+      sandboxDetails: withStepEnforcement(state.sandboxDetails, "check", step.checks.enforcement),
+    };
+  }
+  if (!outcome.ok) {
+    return outcome.stage === "pick"
+      ? await refuse(ctx, state, "INTEGRATION_BLOCKED", outcome.reason)
+      : await refuse(ctx, state, "POST_INTEGRATE_VERIFY_FAILED", `${outcome.reason}; nothing landed`);
+  }
+  // Recorded before the branch moves: a killed integrate finds it on the branch and finishes (alreadyLanded).
+  state = await ctx.store.save({ ...state, landing: { commit: outcome.tip, onto: now.head, at: ctx.now() } });
+  const ff = await fastForward(cwd, { from: now.head, to: outcome.tip });
+  if (!ff.ok) {
+    const after = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
+    if (after.digest !== now.digest) {
+      return await blockSourceChanged(ctx, state, after, unlanded(state));
+    }
+    return await refuse(ctx, state, "INTEGRATION_BLOCKED", ff.reason);
+  }
+  return await finish(ctx, state, outcome.tip);
 }
 
 export async function integrateRun(
@@ -75,7 +160,7 @@ export async function integrateRun(
 ): Promise<IntegrateResult> {
   const lock = await ctx.store.lock(runId);
   try {
-    let state = await ctx.store.load(runId);
+    const state = await ctx.store.load(runId);
     if (state.status === "integrated") {
       return {
         runId,
@@ -87,73 +172,14 @@ export async function integrateRun(
     }
     requireStatus(state, ["committed"], "integrate");
     ctx.progress?.(`integrate ${runId}: checking the source checkout, then landing the approved commit`);
-    const cwd = state.sourceRoot;
-    const expected = options.expect ?? state.sourceFingerprint;
-    let picked = await alreadyPicked(state, options.expect?.head ?? state.sourceHead);
-    if (!picked) {
-      if (!ctx.config.autoIntegrateCleanSource) {
-        await block(ctx, state, "INTEGRATION_BLOCKED", "autoIntegrateCleanSource is off");
-      }
-      if (state.sourceDirty) {
-        await block(ctx, state, "INTEGRATION_BLOCKED", "the source had uncommitted work at prepare");
-      }
-      const now = await sourceFingerprint(cwd);
-      if (now.dirty) {
-        await block(ctx, state, "INTEGRATION_BLOCKED", "the source checkout has uncommitted changes");
-      }
-      if (now.digest !== expected.digest) {
-        await block(
-          ctx,
-          state,
-          "INTEGRATION_BLOCKED",
-          `the source moved: ${describeChange(expected, now).join("; ")}`,
-        );
-      }
-      const pick = await git(["cherry-pick", "--no-edit", "--allow-empty", state.implementationCommit!], {
-        cwd,
-        identity: state.identity,
-        allowFailure: true,
-      });
-      if (pick.exitCode !== 0) {
-        await git(["cherry-pick", "--abort"], { cwd, allowFailure: true });
-        await block(
-          ctx,
-          state,
-          "INTEGRATION_BLOCKED",
-          `cherry-pick failed: ${pick.stderr.trim().split("\n")[0]}`,
-        );
-      }
-      picked = await gitText(["rev-parse", "HEAD"], { cwd });
-    }
-    state = await ctx.store.save({ ...state, integratedCommit: picked, updatedAt: ctx.now() });
-    const checks = await runChecks(ctx, runId, await loadTask(ctx.store, runId), cwd);
-    await ctx.store.writeJson(runId, "post-integration-verification.json", {
-      ...checks,
-      at: ctx.now(),
-      commit: picked,
-    });
-    state = {
-      ...state,
-      sandboxDetails: withStepEnforcement(state.sandboxDetails, "check", checks.enforcement),
-    };
-    if (!checks.passed) {
-      await block(
-        ctx,
-        state,
-        "POST_INTEGRATE_VERIFY_FAILED",
-        `the checks failed on the source branch after integration (commit ${
-          picked.slice(0, 12)
-        } stays in history)`,
-      );
-    }
-    state = await moveRun(ctx, state, "integrated", `integrated as ${picked.slice(0, 12)}`);
-    return {
-      runId,
-      status: state.status,
-      integratedCommit: picked,
-      workerBranch: state.workerBranch,
-      pushed: false,
-    };
+    return await withLanding(state.sourceRoot, {
+      what: `run ${runId}`,
+      held: options.landing,
+      onWait: (holder) =>
+        ctx.progress?.(
+          `integrate ${runId}: waiting for ${holder?.what ?? "another landing"} in this repository`,
+        ),
+    }, (hold) => land(ctx, state, hold));
   } finally {
     lock.release();
   }

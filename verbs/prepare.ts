@@ -12,9 +12,18 @@ import { provideDependencies } from "../workspace/provide.ts";
 import { resolveContract } from "../config/contract_resolve.ts";
 import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
+import { requireCheckPrograms } from "../gates/check_programs.ts";
+import { refuseEscapingLinks } from "../gates/source_links.ts";
+import {
+  dirtySourceWarning,
+  inputFilesIn,
+  rememberedInputFiles,
+  rememberInputs,
+} from "../gates/input_files.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
+import { readyHere } from "../doctor/profile_ready.ts";
 import { admit } from "../lifecycle/admit.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import { newRunState } from "../lifecycle/new_run.ts";
@@ -69,15 +78,26 @@ export interface PrepareResult {
   caller: string;
   /** How the worker and the checks get the project's dependencies. */
   dependencies?: DependencyRecord;
+  /** What the parent should know before going on: a dirty source means integrate will refuse, and why. */
+  warnings?: string[];
 }
 
 export async function prepare(ctx: SpotContext, options: PrepareOptions): Promise<PrepareResult> {
   const task = await resolveContract(ctx, options.taskFile, options.runId);
-  const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, options);
-  const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
-  if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
+  // A check that cannot start would fail only at verify, after the worker's turn: refuse it now.
+  requireCheckPrograms(task, { cwd: task.repositoryRoot, env: ctx.env });
+  // A link out of the repository in the tree the worker starts from: refused before any branch or worktree.
+  await refuseEscapingLinks(task.repositoryRoot, {
+    base: task.baseRevision,
+    startCommit: options.startCommit,
+  });
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
+  // Routing takes only profiles that can run here; a named profile is taken as named.
+  const ready = readyHere(ctx, sandbox.details.backend);
+  const { choice, settings, warnings, caller } = await routeForPrepare(ctx, task, { ...options, ready });
+  const model = choice.profile.adapter === "replay" ? resolve(ctx.cwd, choice.model) : choice.model;
+  if (choice.profile.adapter === "replay") await validateEpisodeFile(model);
   // A worker that cannot reach its provider from the sandbox would only fail later: refuse now, with the fix.
   if (sandbox.details.backend !== "none") {
     const network = workerNetwork(ctx, choice.name, choice.profile);
@@ -91,8 +111,16 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       );
     }
   }
+  // The contract, an episode or a usage snapshot kept in the checkout is spot's input, not the user's work.
+  const given = [
+    options.taskFile,
+    options.usageStart,
+    choice.profile.adapter === "replay" ? model : undefined,
+  ];
+  const handed = await inputFilesIn(task.repositoryRoot, ctx.cwd, given.filter((f) => f !== undefined));
+  const inputFiles = [...handed, ...await rememberedInputFiles(ctx, task.repositoryRoot, handed)];
   const [fingerprint, identity] = await Promise.all([
-    sourceFingerprint(task.repositoryRoot),
+    sourceFingerprint(task.repositoryRoot, { exclude: inputFiles.map((f) => f.path) }),
     userIdentity(task.repositoryRoot),
   ]);
   const runId = task.runId;
@@ -109,6 +137,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   });
   const state: RunState = {
     ...fresh,
+    ...(inputFiles.length > 0 ? { inputFiles } : {}),
     ...(options.startCommit ? { startCommit: options.startCommit } : {}),
     ...(options.startCommit && options.checkoutCommit ? { checkoutCommit: options.checkoutCommit } : {}),
     ...(options.workspaceEnv ? { workspaceEnv: options.workspaceEnv } : {}),
@@ -176,6 +205,7 @@ async function buildWorktree(
     });
     throw error;
   }
+  await rememberInputs(ctx, next.sourceRoot, (next.inputFiles ?? []).filter((f) => !f.remembered));
   return {
     runId: next.runId,
     status: next.status,
@@ -188,5 +218,8 @@ async function buildWorktree(
     model: next.model,
     caller: next.caller,
     dependencies: next.dependencies,
+    ...(next.sourceDirty && !next.startCommit
+      ? { warnings: [await dirtySourceWarning(next.sourceRoot, next)] }
+      : {}),
   };
 }

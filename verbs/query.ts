@@ -1,6 +1,7 @@
 /** `list`: a read-only view of the run store, through the run index. */
 import type { SpotContext } from "../store/context.ts";
 import { runIndexFor } from "../store/index_shared.ts";
+import { pathExists } from "../store/files.ts";
 
 export { ACTIVE, summarize } from "../store/run_entry.ts";
 
@@ -20,10 +21,14 @@ export const DEFAULT_LIST_LIMIT = 200;
 
 /** Reads the run index (kept current by `save()`, rebuilt from the run directories when stale). */
 export async function listRuns(ctx: SpotContext, options: ListOptions) {
+  const limit = options.all ? undefined : options.limit ?? DEFAULT_LIST_LIMIT;
+  // Where spot has never run there is nothing to list, and no index is made just to say so.
+  if (!pathExists(ctx.paths.runsDir)) {
+    return { runs: [], count: 0, total: 0, limit: limit ?? null, offset: options.offset ?? 0 };
+  }
   const index = runIndexFor(ctx.paths);
   await index.refresh();
   const filter = { status: options.status, caller: options.caller, active: options.running };
-  const limit = options.all ? undefined : options.limit ?? DEFAULT_LIST_LIMIT;
   const runs = index.summaries(filter, { limit, offset: options.offset });
   return {
     runs,

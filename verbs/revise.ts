@@ -4,15 +4,17 @@ import type { ChecksResult } from "../gates/checks.ts";
 import { summarizeChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { failTurn } from "../lifecycle/outcome.ts";
+import { failRun, revisionLimitMessage } from "../lifecycle/block.ts";
 import { requireBaselines } from "../gates/baselines.ts";
 import { guardEscape } from "../gates/escape_check.ts";
 import { revisionPrompt } from "../worker/prompt.ts";
-import { readReview } from "../config/review_load.ts";
+import { readReview, requireReviewedHash } from "../config/review_load.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
 import { loadTask } from "../store/task_file.ts";
 import { runWorkerPhase, withTurn } from "../worker/phase.ts";
 import { computeDelta } from "../git/delta.ts";
 import { moveRun } from "../lifecycle/move.ts";
+import { recordInputFile } from "../gates/input_files.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -65,28 +67,24 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
     let state = await ctx.store.load(runId);
     requireStatus(state, ["selfReviewing", "reviewing"], "revise");
     const review = await readReview(ctx.cwd, reviewFile);
+    // A review file kept in the checkout is spot's input, not the user's uncommitted work.
+    state = await recordInputFile(ctx, state, reviewFile);
     if (review.verdict !== "revise") {
       throw new SpotError(
         "REVIEW_INVALID",
         `Cannot revise with a review whose verdict is "${review.verdict}"`,
       );
     }
-    if (review.diffSha256 !== state.diffSha256) {
-      throw new SpotError(
-        "DIFF_CHANGED",
-        `Cannot revise run "${runId}": the review is for diff ${
-          review.diffSha256.slice(0, 12)
-        }, the verified diff is ${state.diffSha256?.slice(0, 12)}`,
-      );
-    }
+    requireReviewedHash(review, { command: "revise", runId, verified: state.diffSha256 ?? "" });
     if (state.revisionRound >= ctx.config.maxRevisionRounds) {
-      throw new SpotError(
-        "REVISION_LIMIT",
-        `Cannot revise run "${runId}" again: ${state.revisionRound} of ${ctx.config.maxRevisionRounds} revision rounds are used`,
-        {
-          details: { hint: "stop without integrating, or do the rest in the parent" },
-        },
-      );
+      // No round is left and the parent's own verdict says the work is not acceptable as it is: nothing
+      // more can come of this run, so it ends (freeing its slot) instead of waiting in reviewing.
+      await failRun(ctx, state, "REVISION_LIMIT", revisionLimitMessage(state, ctx.config.maxRevisionRounds), {
+        revisionRound: state.revisionRound,
+        maxRevisionRounds: ctx.config.maxRevisionRounds,
+        hint:
+          `the work stays on branch ${state.workerBranch}: finish it in the parent, or prepare the task again`,
+      });
     }
     // A run still at self-review holds its slot into the revision turn; one at review takes one again.
     const original = state;

@@ -6,7 +6,8 @@
 import { SpotError } from "../errors.ts";
 import type { ReviewTier } from "../review/tiers.ts";
 import { withStepEnforcement } from "../isolation/enforcement.ts";
-import { blockRun } from "../lifecycle/block.ts";
+import { blockRun, failRun, revisionLimitMessage } from "../lifecycle/block.ts";
+import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { refuseNestedGit } from "../gates/nested_git.ts";
 import { type ChecksResult, runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -57,7 +58,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     const task = await loadTask(ctx.store, runId);
     ctx.progress?.(`verify ${runId}: scanning the diff`);
     await refuseNestedGit(ctx, state);
-    const { scan, delta, locks } = await scanRun(ctx, state, task);
+    const { scan, delta, locks, source } = await scanRun(ctx, state, task);
     const gatesPassed = scan.passed && locks.length === 0;
     if (gatesPassed) ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
     const checks = gatesPassed
@@ -96,7 +97,20 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
         : "LOCKED_PATH_CHANGED";
       await blockRun(ctx, state, code, locks.map((l) => l.message).join("; "), { locks, verificationFile });
     }
+    if (!scan.passed && scan.issues.every((i) => i.code === "NO_CHANGES")) {
+      // Nothing to review, approve or land: the run ends here, in words that say so (not a security finding).
+      await failRun(ctx, state, "NO_CHANGES", "the worker changed nothing (the diff is empty)", {
+        issues: scan.issues,
+        verificationFile,
+        hint: "if the task is already done there is nothing to land; otherwise prepare it again with a " +
+          "clearer goal or another profile",
+      });
+    }
     if (!scan.passed) {
+      // The user's checkout moving is not the worker's doing: its own code, when it is the only finding.
+      if (scan.issues.every((i) => i.code === "SOURCE_CHANGED")) {
+        await blockSourceChanged(ctx, state, source, { verificationFile });
+      }
       const detail = `${scan.issues.length} scan finding(s), first: ${scan.issues[0]?.message}`;
       await blockRun(ctx, state, "SECURITY_BLOCKED", detail, { issues: scan.issues, verificationFile });
     }
@@ -117,6 +131,25 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
         "VERIFICATION_OUTPUT_TRUNCATED",
         `a check printed more than ${limit} characters, so its result cannot be trusted`,
         { limit, verificationFile },
+      );
+    }
+    const max = ctx.config.maxRevisionRounds;
+    if (!passed && state.revisionRound >= max) {
+      // Failed checks cannot be approved, and no revision is left to fix them: the run ends here.
+      await failRun(
+        ctx,
+        state,
+        "REVISION_LIMIT",
+        `the checks failed and ${revisionLimitMessage(state, max)}`,
+        {
+          passed,
+          diffSha256: delta.diffSha256,
+          verificationFile,
+          revisionRound: state.revisionRound,
+          maxRevisionRounds: max,
+          hint:
+            `the work stays on branch ${state.workerBranch}: finish it in the parent, or prepare the task again`,
+        },
       );
     }
     const next = passed && ctx.config.selfReview.enabled ? "selfReviewing" : "reviewing";

@@ -10,7 +10,7 @@ import { listTree } from "../git/tree_list.ts";
 import type { RunState } from "../schemas/run_state.ts";
 
 /** The paths `.worktreeinclude` lists at the base revision: one repo-relative file or dir a line, `#` comments. */
-export async function includeList(state: RunState): Promise<string[]> {
+export async function includeList(state: Pick<RunState, "sourceRoot" | "baseRevision">): Promise<string[]> {
   // The base's listing is usually known already (the lock snapshot read it): no file, no git call.
   if (!(await listTree(state.sourceRoot, state.baseRevision)).has(".worktreeinclude")) return [];
   const r = await git(["show", `${state.baseRevision}:.worktreeinclude`], {

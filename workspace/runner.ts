@@ -6,7 +6,7 @@
  * Only pyenv's layout is understood (`<root>/shims/<name>` → `<root>/versions/<version>/bin/<name>`), and a
  * version name that is not a plain directory name is ignored: the worker writes `.python-version`.
  */
-import { dirname, isAbsolute, join } from "../base/path.ts";
+import { delimiter, dirname, isAbsolute, join } from "../base/path.ts";
 import { which } from "../sandbox/which.ts";
 
 /** A pyenv version name; "system" and anything with a slash or dots only are refused. */
@@ -75,4 +75,25 @@ export function resolveRunner(
     globalVersion: readOrUndefined(join(root, "version")),
   });
   return target && isExecutable(target) ? target : found;
+}
+
+/** A check's program that is not there, and every place it was looked for. */
+export interface MissingProgram {
+  program: string;
+  looked: string[];
+}
+
+/**
+ * The program, when `resolveRunner` finds it nowhere on `pathVar` (the check's PATH, gates/runner_guard.ts);
+ * null when it is found, or when only the run can tell: a path inside the tree may come from the dependency
+ * setup or an earlier check (`./build/test`).
+ */
+export function missingCheckProgram(
+  program: string,
+  options: { cwd: string; pathVar: string; env: (name: string) => string | undefined },
+): MissingProgram | null {
+  if (!isAbsolute(program) && program.includes("/")) return null;
+  if (isExecutable(resolveRunner(program, options))) return null;
+  const dirs = options.pathVar.split(delimiter).filter((d) => isAbsolute(d));
+  return { program, looked: isAbsolute(program) ? [program] : dirs };
 }

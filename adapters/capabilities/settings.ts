@@ -1,17 +1,19 @@
 /**
- * Which profile settings each worker CLI can take, and how: the one table
- * the adapters' launch plans read and config load checks profiles against.
- * A setting the table has no way for is refused when the config loads, so a
- * profile never says something its worker silently ignores.
+ * Which profile settings each worker CLI can take, and how: the table the
+ * adapters' launch plans read and config load checks profiles against, made
+ * of the `settings` row of each CLI's record (adapters/clis/). A setting the
+ * table has no way for is refused when the config loads, so a profile never
+ * says something its worker silently ignores.
  *
- * Sources: each installed CLI's own `--help` and bundled settings schema
- * (pi 0.73.1, opencode 1.18.33, kilo 7.7.7, codex 0.171.0, claude 2.1.197,
- * gemini 0.61.0, qwen 0.15.10, qodercli 1.1.52), and for kimi its
- * documented config file. docs/config.md prints the table.
+ * Sources of the rows: each installed CLI's own `--help` and bundled settings
+ * schema (the versions tests/workers/package.json pins, qodercli 1.1.52), and
+ * the documented config file of the CLIs that do not install here.
+ * docs/config.md prints the table.
  */
 
-/** The profile settings this table covers, as the profile writes them. */
-export type SettingKey = "reasoningEffort" | "maxContextSize" | "maxTurns";
+import { type AdapterSettings, CLI_RECORDS, type SettingKey } from "../clis/mod.ts";
+
+export type { AdapterSettings, SettingKey, SettingRoute } from "../clis/mod.ts";
 
 export const SETTING_KEYS: readonly SettingKey[] = ["reasoningEffort", "maxContextSize", "maxTurns"];
 
@@ -22,92 +24,10 @@ export const SETTING_PATH: Readonly<Record<SettingKey, readonly string[]>> = {
   maxTurns: ["limits", "maxTurns"],
 };
 
-/** How a CLI takes a setting: a flag, an env variable, or a key in the config file spot writes for it. */
-export type SettingRoute =
-  | { via: "flag"; name: string; values?: readonly string[] }
-  | { via: "env"; name: string }
-  | {
-    via: "config";
-    /** The key in the CLI's own config file, as documentation. */
-    name: string;
-    values?: readonly string[];
-    /** spot writes that entry only when it declares the provider itself, which needs a baseUrl. */
-    needsBaseUrl?: boolean;
-  }
-  | { via: "none"; why: string };
-
-export type AdapterSettings = Readonly<Record<SettingKey, SettingRoute>>;
-
-/** pi's --thinking levels and codex's model_reasoning_effort values: no "max". */
-const UP_TO_XHIGH = ["minimal", "low", "medium", "high", "xhigh"] as const;
-/** claude's --effort levels: no "minimal". */
-const LOW_TO_MAX = ["low", "medium", "high", "xhigh", "max"] as const;
-
-const none = (why: string): SettingRoute => ({ via: "none", why });
-
-const OPENCODE_FAMILY: AdapterSettings = {
-  reasoningEffort: {
-    via: "config",
-    name: "provider.<p>.models.<m>.options.reasoningEffort",
-    needsBaseUrl: true,
-  },
-  maxContextSize: none(
-    "its model limit needs an output limit beside the context one, and a profile has none",
-  ),
-  maxTurns: { via: "config", name: "agent.build.steps" },
-};
-
-const NOTHING = (cli: string): AdapterSettings => ({
-  reasoningEffort: none(`${cli} has no flag, variable or config key spot can set for it`),
-  maxContextSize: none(`${cli} has no flag, variable or config key spot can set for it`),
-  maxTurns: none(`${cli} has no flag, variable or config key spot can set for it`),
-});
-
-export const ADAPTER_SETTINGS: Readonly<Record<string, AdapterSettings>> = {
-  pi: {
-    reasoningEffort: { via: "flag", name: "--thinking", values: UP_TO_XHIGH },
-    maxContextSize: { via: "config", name: "models.json contextWindow", needsBaseUrl: true },
-    maxTurns: none("pi has no turn limit"),
-  },
-  opencode: OPENCODE_FAMILY,
-  kilo: OPENCODE_FAMILY,
-  codex: {
-    reasoningEffort: { via: "config", name: "config.toml model_reasoning_effort", values: UP_TO_XHIGH },
-    maxContextSize: { via: "config", name: "config.toml model_context_window" },
-    maxTurns: none("codex exec has no turn limit"),
-  },
-  claude: {
-    reasoningEffort: { via: "flag", name: "--effort", values: LOW_TO_MAX },
-    maxContextSize: { via: "env", name: "CLAUDE_CODE_AUTO_COMPACT_WINDOW" },
-    maxTurns: { via: "flag", name: "--max-turns" },
-  },
-  gemini: {
-    reasoningEffort: none(
-      "gemini-cli takes thinking settings only through model-config aliases spot does not write",
-    ),
-    maxContextSize: none("gemini-cli has no context-window setting"),
-    maxTurns: { via: "config", name: "settings.json model.maxSessionTurns" },
-  },
-  qwen: {
-    reasoningEffort: { via: "config", name: "settings.json model.generationConfig.reasoning.effort" },
-    maxContextSize: { via: "config", name: "settings.json model.generationConfig.contextWindowSize" },
-    maxTurns: { via: "flag", name: "--max-session-turns" },
-  },
-  kimi: {
-    reasoningEffort: none("kimi's config.toml has only an on/off thinking switch"),
-    maxContextSize: { via: "config", name: "config.toml max_context_size" },
-    maxTurns: { via: "config", name: "config.toml loop_control.max_steps_per_turn" },
-  },
-  qoder: {
-    reasoningEffort: { via: "flag", name: "--reasoning-effort" },
-    maxContextSize: { via: "flag", name: "--context-window" },
-    maxTurns: { via: "flag", name: "--max-turns" },
-  },
-  trae: NOTHING("traecli"),
-  codebuddy: NOTHING("codebuddy"),
-  zcode: NOTHING("zcode"),
-  replay: NOTHING("the replay worker"),
-};
+/** Each CLI's row, from its record. */
+export const ADAPTER_SETTINGS: Readonly<Record<string, AdapterSettings>> = Object.fromEntries(
+  CLI_RECORDS.map((r) => [r.name, r.settings]),
+);
 
 /** The values of the three settings a profile sets, flat. */
 export interface ProfileSettings {

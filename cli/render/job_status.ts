@@ -15,6 +15,8 @@ export interface JobStatusResult {
     runId?: string;
     changedFiles?: string[];
   }[];
+  /** What the job landed, or why its last integration landed nothing (graphs/integration/view.ts). */
+  integration?: { landed: boolean; summary: string };
 }
 
 /** A few changed files, then how many more. */
@@ -34,6 +36,7 @@ export function renderJobStatus(result: JobStatusResult, options: { color?: bool
     `${p.bold(`job ${cell(result.jobId)}`)}: ${statusColor(cell(result.status), p)} (${coordinator})`,
     ...(result.reason ? [`  ${cell(result.reason)}`] : []),
     `${result.tasks.length} task${result.tasks.length === 1 ? "" : "s"}${tally ? `: ${tally}` : ""}`,
+    ...(result.integration ? [`integration: ${cell(result.integration.summary)}`] : []),
     "",
   ];
   const rows = result.tasks.map((t) => [

@@ -110,6 +110,18 @@ Deno.test("renderJobStatus() tallies the tasks and lists each with its run and r
   );
 });
 
+Deno.test("renderJobStatus() says what the job landed, or why nothing did", () => {
+  const job = { jobId: "job-1", status: "succeeded", coordinatorAlive: false, tasks: [] };
+  const summary = `nothing landed by the last attempt at builder "ui": POST_INTEGRATE_VERIFY_FAILED${EVIL}`;
+  const text = renderJobStatus({ ...job, integration: { landed: false, summary } });
+  assert.match(
+    text,
+    /^integration: nothing landed by the last attempt at builder "ui": POST_INTEGRATE_VERIFY_FAILED/m,
+  );
+  onlyColour(text);
+  assert.doesNotMatch(renderJobStatus(job), /integration/);
+});
+
 Deno.test("renderInspect() summarises a blocked run with its gate problems and the next step", () => {
   const text = renderInspect({
     origin: "spot",

@@ -11,7 +11,14 @@ import type { SpotContext } from "../../store/context.ts";
 import { cleanupRun } from "../../verbs/cleanup.ts";
 import { reportRun } from "../../verbs/report.ts";
 import { endTaskRun } from "../run_end.ts";
-import { appendEvent, type JobState, loadJob, type StoredJob, type TaskRecord } from "../store.ts";
+import {
+  appendEvent,
+  type JobState,
+  loadJob,
+  type StoredJob,
+  taskLanded,
+  type TaskRecord,
+} from "../store.ts";
 import { diffPaths } from "../task_run.ts";
 import { decide, type Decision, type RunFacts } from "./cleanup_plan.ts";
 import { assertIdleJob, holdIdleJob } from "./unlock.ts";
@@ -60,7 +67,7 @@ async function gather(
     task,
     role,
     record,
-    jobIntegrated: state.integration !== undefined,
+    landed: taskLanded(state, task, record.runId),
     run: null,
     locked: false,
     now: null,

@@ -1,7 +1,7 @@
 /**
  * Whether one task's run may lose its worktree (`spot job cleanup`, `spot job gc`), as a pure function of what
  * was found. A run is removed only when nothing of value goes with it: no process holds it, its task is over,
- * a builder's work was integrated (or its task did not succeed), and its worktree holds nothing beyond what
+ * a builder's work landed and was not rolled back (or its task did not succeed), and its worktree holds nothing beyond what
  * spot recorded. Anything else is retained, with the reason.
  */
 import type { Status } from "../../schemas/run_state.ts";
@@ -13,8 +13,8 @@ export interface RunFacts {
   task: string;
   role: string;
   record: TaskRecord;
-  /** The job recorded an integration (`spot job integrate` landed its builders). */
-  jobIntegrated: boolean;
+  /** The run's work is part of the job's landing that stands (`spot job integrate` landed it, not rolled back). */
+  landed: boolean;
   /** The run's state; null when it cannot be read. */
   run: { status: Status; cleanedAt: string | null; diffSha256: string | null } | null;
   /** Another process holds the run's lock. */
@@ -51,9 +51,9 @@ export function decide(f: RunFacts): Decision {
   const state = f.record.state;
   if (!TERMINAL.has(state)) return retain(`its task is ${state}`);
   const succeeded = state === "succeeded";
-  if (f.role === "builder" && succeeded && !f.jobIntegrated) {
+  if (f.role === "builder" && succeeded && !f.landed) {
     return retain(
-      "its builder work succeeded but is not integrated (spot job integrate lands it; cleaning would lose it)",
+      "its builder work succeeded but is not landed (spot job integrate lands it; cleaning would lose it)",
     );
   }
   const finished = RUN_TERMINAL.has(f.run.status);

@@ -5,7 +5,7 @@ const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
   task: "api",
   role: "builder",
   record: { state: "succeeded", runId: "job-1.api", changedFiles: ["api/x.ts"] },
-  jobIntegrated: true,
+  landed: true,
   run: { status: "integrated", cleanedAt: null, diffSha256: "d1" },
   locked: false,
   now: { paths: ["api/x.ts"], diffSha256: "d1" },
@@ -33,15 +33,20 @@ Deno.test("decide() retains a run another process holds, and one it cannot read"
 
 Deno.test("decide() retains a succeeded builder until its job is integrated", () => {
   const waiting = facts({
-    jobIntegrated: false,
+    landed: false,
     run: { status: "reviewing", cleanedAt: null, diffSha256: "d1" },
   });
-  assert.match(reason(waiting), /succeeded but is not integrated/);
+  assert.match(reason(waiting), /succeeded but is not landed/);
   // The same builder, failed or cancelled, has nothing to land: its run ends failed and goes, branch kept.
   for (const state of ["failed", "cancelled"] as const) {
     const over = decide({ ...waiting, record: { ...waiting.record, state } });
     assert.deepEqual(over, { kind: "remove", endRun: true, branchRemoved: false }, state);
   }
+});
+
+Deno.test("decide() retains a builder's integrated run whose landing was rolled back: its branch holds the work", () => {
+  // The run ended integrated when the job applied it; `spot job rollback` took it out of the checkout again.
+  assert.match(reason(facts({ landed: false })), /succeeded but is not landed/);
 });
 
 Deno.test("decide() retains a task that is not over", () => {
@@ -52,7 +57,7 @@ Deno.test("decide() ends a read-only task's unfinished run as succeeded before r
   const scout = facts({
     role: "scout",
     record: { state: "succeeded", runId: "job-1.scout" },
-    jobIntegrated: false,
+    landed: false,
     run: { status: "running", cleanedAt: null, diffSha256: null },
     now: { paths: [], diffSha256: "empty" },
   });

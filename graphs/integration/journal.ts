@@ -28,6 +28,8 @@ export interface Journal {
   state: "applying" | "applied" | "rolled-back";
   at: string;
   entries: JournalEntry[];
+  /** Set when integration itself put the files back: a write failed part way, and nothing stays applied. */
+  failure?: string;
 }
 
 export const journalDir = (paths: SpotPaths, jobId: string) => jobFile(paths, jobId, "integration");

@@ -1,16 +1,24 @@
 /**
- * `spot job rollback JOB [--confirm]`: undoes an apply-mode integration from its journal. Every file must
- * still be as integration left it, or nothing is restored (ROLLBACK_REFUSED, naming the files changed since);
- * without --confirm it only says what it would restore.
+ * `spot job rollback JOB [--confirm]`: undoes an apply-mode integration from its journal, under the
+ * repository's landing lock. Every file must still be as integration left it, or nothing is restored
+ * (ROLLBACK_REFUSED, naming the files changed since); without --confirm it only says what it would restore.
+ * After a rollback the job can be repaired and integrated again, which lands the new attempts.
  */
 import { join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 import { blobFile, readJournal, restoreSide, sameSide, sideOf, writeJournal } from "./journal.ts";
-import { appendEvent, loadJob, updateJob } from "../store.ts";
+import { appendEvent, loadJob, type StoredJob, updateJob } from "../store.ts";
+import { withLanding } from "../../git/landing_lock.ts";
 import type { SpotContext } from "../../store/context.ts";
 
 export async function rollbackJob(ctx: SpotContext, jobId: string, options: { confirm?: boolean } = {}) {
   const { job } = await loadJob(ctx.paths, jobId);
+  // One landing at a time: a rollback changes the checkout like a landing does.
+  return await withLanding(job.cwd, { what: `rollback of job ${jobId}` }, () => rollback(ctx, job, options));
+}
+
+async function rollback(ctx: SpotContext, job: StoredJob, options: { confirm?: boolean }) {
+  const jobId = job.jobId;
   const journal = await readJournal(ctx.paths, jobId);
   if (!journal || journal.state !== "applied") {
     throw new SpotError(

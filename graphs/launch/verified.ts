@@ -14,6 +14,17 @@ import type { SpotContext } from "../../store/context.ts";
 
 export const verifiedRef = (jobId: string, taskId: string) => `refs/spot/${jobId}/tasks/${taskId}`;
 
+/** Removes every private ref of the job (its base and its builders' verified commits): the job is gone. */
+export async function dropJobRefs(cwd: string, jobId: string): Promise<string[]> {
+  const listed = await gitText(["for-each-ref", "--format=%(refname)", `refs/spot/${jobId}/`], {
+    cwd,
+    allowFailure: true,
+  }).catch(() => "");
+  const refs = listed.split("\n").filter(Boolean);
+  for (const ref of refs) await git(["update-ref", "-d", ref], { cwd, allowFailure: true });
+  return refs;
+}
+
 export interface VerifiedCommit {
   /** Where the builder's run started: its diff counts from here. */
   startCommit: string;

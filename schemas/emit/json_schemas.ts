@@ -30,3 +30,15 @@ export function renderJsonSchemas(): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * The schemas a parent writes against, shipped beside the skill (skill/schemas/, flat): the skill's file name →
+ * the file under schemas/ it is a copy of.
+ */
+export const SKILL_SCHEMAS: Readonly<Record<string, string>> = {
+  "task-contract.schema.json": "task-contract.schema.json",
+  "review-result.schema.json": "review-result.schema.json",
+  "self-review.schema.json": "self-review.schema.json",
+  "job.schema.json": "job/job.schema.json",
+  "job-task.schema.json": "job/job-task.schema.json",
+};

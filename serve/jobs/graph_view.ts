@@ -19,6 +19,8 @@ export interface JobPanelView {
   /** The task whose run is shown under the graph (`?task=`), if any. */
   open: string | null;
   detail: RunDetail | null;
+  /** False when the open task's run has no state.json: it was never created (or not yet). */
+  runCreated?: boolean;
   /** `?static=1`: no script draws the graph's edges, so the graph is a picture; links keep the flag. */
   static?: boolean;
 }
@@ -96,9 +98,45 @@ function graph(job: JobView, open: string | null): Html {
   `;
 }
 
+/** Exactly what landed (a landing is all or nothing), what was rolled back, and why the last try landed nothing. */
+function integration(job: JobView): Html {
+  const i = job.integration;
+  if (!i) return html`not yet`;
+  const lines: Html[] = [];
+  if (i.mode && i.at) {
+    const landed = i.commits
+      ? i.commits.map((c) => html`<li>${text(c.task)} <code>${text(c.commit.slice(0, 12))}</code></li>`)
+      : (i.files ?? []).map((f) => html`<li><code>${clip(f, 300)}</code></li>`);
+    const head = i.rolledBackAt
+      ? html`${badge("status", "rolled-back")} ${text(i.mode)} mode at ${when(i.at)}, rolled back ${
+        when(i.rolledBackAt)
+      }; none of it stands`
+      : html`${badge("status", "landed")} ${text(i.mode)} mode at ${when(i.at)}${
+        i.onto
+          ? html`
+            on <code>${text(i.onto.slice(0, 12))}</code>
+          `
+          : ""
+      }, integrated checks ${text(i.integratedChecks)}`;
+    lines.push(html`${head}<ul class="landed">${landed}</ul>`);
+  }
+  if (i.failure) {
+    const f = i.failure;
+    lines.push(
+      html`<p>${badge("status", "failed")} nothing landed by the last attempt (${when(f.at)})${
+        f.task
+          ? html`
+            at builder <b>${text(f.task)}</b>
+          `
+          : ""
+      }: <code>${text(f.code)}</code> <span class="reason">${clip(f.reason, 500)}</span></p>`,
+    );
+  }
+  return html`${lines}`;
+}
+
 function facts(job: JobView): Html {
   const t = job.totals;
-  const i = job.integration;
   return html`
     <dl class="usage job-facts">
       <dt>Repository</dt>
@@ -119,11 +157,7 @@ function facts(job: JobView): Html {
       <dt>Writes</dt>
       <dd>${job.allowWrites ? "builders may write" : "read-only"}</dd>
       <dt>Integration</dt>
-      <dd>${i
-        ? `${text(i.mode)} at ${when(i.at)}: ${
-          i.commits ? `${i.commits.length} commit(s)` : `${i.files?.length ?? 0} file(s)`
-        }, integrated checks ${text(i.integratedChecks)}${i.rolledBackAt ? ", rolled back" : ""}`
-        : "not yet"}</dd>
+      <dd class="job-integration">${integration(job)}</dd>
       <dt>Approval</dt>
       <dd>${clip(job.approval, 300)}</dd>
     </dl>
@@ -141,7 +175,16 @@ function events(job: JobView): Html {
   }</ol>`;
 }
 
-function opened(job: JobView, open: string | null, detail: RunDetail | null): Html | string {
+function missingRun(t: TaskView, created: boolean): Html {
+  if (created) {
+    return html`<p class="muted">The run's files could not be read (state.json is being written or is damaged).</p>`;
+  }
+  const why = t.reason ? ` (${clip(t.reason, 300)})` : "";
+  return html`<p class="muted">Run ${t.runId} has not been created: task ${t.id} is ${t.state}${why}.</p>`;
+}
+
+function opened(job: JobView, v: JobPanelView): Html | string {
+  const { open, detail } = v;
   if (open === null) return "";
   const t = job.taskViews.find((x) => x.id === open);
   const body = !t
@@ -150,7 +193,7 @@ function opened(job: JobView, open: string | null, detail: RunDetail | null): Ht
     ? html`<p class="muted">Task ${open} has no run yet.</p>`
     : detail
     ? renderDetail(detail)
-    : html`<p class="muted">The run's files could not be read yet.</p>`;
+    : missingRun(t, v.runCreated !== false);
   return html`<section class="panel task-run" id="task-run" data-open-task="${open}" aria-label="Task run">
 <div class="panel-head"><h2>Task ${open}${
     t?.runId ? html`: run <span class="run-id">${t.runId}</span>` : ""
@@ -173,5 +216,5 @@ ${timelineFigure(job)}
 <h3>Transitions</h3>
 ${events(job)}
 </section>
-${opened(job, v.open, v.detail)}`;
+${opened(job, v)}`;
 }

@@ -8,7 +8,6 @@ import { TASK_STATES } from "../../graphs/schedule.ts";
 import {
   jobDir,
   type JobEvent,
-  type JobIntegration,
   jobsDir,
   type JobState,
   loadJob,
@@ -19,6 +18,7 @@ import { RUN_ID_PATTERN } from "../../schemas/constants.ts";
 import type { SpotPaths } from "../../store/paths.ts";
 import { asRunState } from "../../store/run_entry.ts";
 import { depths } from "./layout.ts";
+import { type IntegrationView, integrationView } from "../../graphs/integration/view.ts";
 import { cleanTransitions, type Segment, taskSegments, type Transition } from "../plots/phases.ts";
 
 /** The newest jobs the list reads at once; older ones are a page away. */
@@ -75,7 +75,7 @@ export interface TaskView {
 export interface JobView extends JobRow {
   approval: string;
   allowWrites: boolean;
-  integration: JobIntegration | null;
+  integration: IntegrationView | null;
   taskViews: TaskView[];
   /** The most recent transitions, oldest first. */
   events: JobEvent[];
@@ -216,7 +216,7 @@ export async function readJob(paths: SpotPaths, jobId: string, now = new Date())
     ...row(job, state),
     approval: str(job.approval),
     allowWrites: job.allowWrites === true,
-    integration: state.integration ?? null,
+    integration: integrationView(state),
     taskViews,
     events,
     totals: {

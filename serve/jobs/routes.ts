@@ -11,7 +11,7 @@ import { TASK_ID_PATTERN } from "../../schemas/job/task.ts";
 import type { SpotPaths } from "../../store/paths.ts";
 import jobsCss from "../assets/jobs.css" with { type: "text" };
 import jobsJs from "../assets/jobs.js" with { type: "text" };
-import { loadRunDetail } from "../detail.ts";
+import { loadRunDetail, runStateExists } from "../detail.ts";
 import { clip, type Html } from "../views/format.ts";
 import { renderJobPanel } from "./graph_view.ts";
 import { renderJobsPanel } from "./list_view.ts";
@@ -92,13 +92,11 @@ export function addJobRoutes(app: Hono, deps: JobRouteDeps, problem: Problem): v
     const runId = view.taskViews.find((t) => t.id === open)?.runId ?? null;
     return show(
       view,
-      async () =>
-        renderJobPanel({
-          job: view,
-          open,
-          detail: runId ? await loadRunDetail(paths, runId) : null,
-          static: q.static,
-        }),
+      async () => {
+        const detail = runId ? await loadRunDetail(paths, runId) : null;
+        const runCreated = detail !== null || !runId || await runStateExists(paths, runId);
+        return renderJobPanel({ job: view, open, detail, runCreated, static: q.static });
+      },
       q.static,
     );
   }

@@ -139,6 +139,24 @@ Deno.test("?task= opens that task's run under the graph, and a task id is checke
   });
 });
 
+Deno.test("a task whose run was never created says so, and an unreadable run is told apart from it", async () => {
+  await withApp(async (h, app) => {
+    await seedJobs(h.paths);
+    const never = (await text(app, `/jobs/${A}?task=look`)).body;
+    assert.match(
+      never,
+      new RegExp(`Run ${A}\\.look has not been created: task look is failed \\(RESULT_INVALID`),
+    );
+    assert.doesNotMatch(never, /could not be read/);
+    assert.doesNotMatch(never, /<img src=x/, "the reason is escaped");
+    await Deno.mkdir(join(h.paths.runsDir, `${A}.look`), { recursive: true });
+    await Deno.writeTextFile(join(h.paths.runsDir, `${A}.look`, "state.json"), "{ half-written");
+    const broken = (await text(app, `/jobs/${A}?task=look`)).body;
+    assert.match(broken, /The run's files could not be read/);
+    assert.doesNotMatch(broken, /has not been created/);
+  });
+});
+
 Deno.test("a bad or unknown job id is 404 on every job route, and a traversal reads nothing outside jobs/", async () => {
   await withApp(async (h, app) => {
     await seedJobs(h.paths);

@@ -52,7 +52,7 @@ Deno.test("corpus: hiding a locked-test edit with assume-unchanged is still LOCK
   const contained = await runEpisode("deno", episode, { sandbox: "bwrap" });
   // The write to the read-only test fails, so the worker changed nothing at all.
   const issues = (contained.last.json.error as { details: { issues: { code: string }[] } }).details.issues;
-  assert.deepEqual([contained.status, issues.map((i) => i.code)], ["blocked", ["NO_CHANGES"]]);
+  assert.deepEqual([contained.status, issues.map((i) => i.code)], ["failed", ["NO_CHANGES"]]);
   await Deno.remove(contained.env.dir, { recursive: true });
 });
 

@@ -2,7 +2,7 @@
  * A job's base: the checkout's uncommitted work (a tracked edit, a staged edit, an untracked file) is
  * snapshotted once to refs/spot/<job>/base without touching the user's index; every task starts there; apply
  * mode writes the builder's file beside the user's work, which stays as it was. With includeUncommitted false
- * the tasks start from HEAD alone.
+ * the tasks start from HEAD alone; commit mode lands only the builders' own change on HEAD.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -93,5 +93,43 @@ Deno.test("job base: with includeUncommitted false the tasks start from HEAD alo
   const run = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", `${jobId}.scout`, "state.json")));
   assert.equal(run.workerBaseRevision, head);
   assert.equal(run.snapshotCommit, null);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("job base: commit mode lands the builder's own change on HEAD, the user's uncommitted work left as it was", async () => {
+  const { env, repo } = await setup();
+  await Deno.writeTextFile(join(repo, "README.md"), "# r\nthe user's uncommitted edit\n");
+  await Deno.writeTextFile(join(repo, "notes.txt"), "the user's own notes\n");
+  const head = (await sh(repo, "git", "rev-parse", "HEAD")).trim();
+  const created = await init(env, repo, {
+    allowWrites: true,
+    tasks: [
+      task("api", "builder", {
+        ownership: ["api"],
+        checks: [{ id: "x", argv: ["grep", "-rq", "x = 2", "api"] }],
+        model: replay(
+          await episode(env.dir, "api", [
+            write("api/x.ts", "export const x = 2;\n"),
+            result({ summary: "x is 2", changedFiles: ["api/x.ts"] }),
+          ]),
+        ),
+      }),
+      task("review", "reviewer", {
+        after: ["api"],
+        model: replay(await episode(env.dir, "review", [approve("api")])),
+      }),
+    ],
+  });
+  assert.equal(created.code, 0, created.stderr);
+  const jobId = String(created.json.jobId);
+  const done = await runToEnd(env, repo, jobId);
+  assert.equal(done.code, 0, done.stdout + done.stderr);
+  const integrated = await spot(env, repo, "job", "integrate", jobId);
+  assert.equal(integrated.code, 0, integrated.stdout + integrated.stderr);
+  assert.equal((await sh(repo, "git", "rev-parse", "HEAD^")).trim(), head);
+  assert.equal((await sh(repo, "git", "show", "--name-only", "--format=", "HEAD")).trim(), "api/x.ts");
+  assert.equal(await Deno.readTextFile(join(repo, "api/x.ts")), "export const x = 2;\n");
+  assert.equal(await Deno.readTextFile(join(repo, "README.md")), "# r\nthe user's uncommitted edit\n");
+  assert.equal((await sh(repo, "git", "status", "--porcelain")).trim(), "M README.md\n?? notes.txt");
   await Deno.remove(env.dir, { recursive: true });
 });

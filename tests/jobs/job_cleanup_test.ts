@@ -117,7 +117,7 @@ Deno.test("job cleanup keeps a succeeded builder's worktree and branch until the
 
   const done = ok(await spot(env, repo, "job", "cleanup", jobId, "--confirm"));
   assert.deepEqual(ids(done.removed), ["scout", "review"]);
-  for (const r of done.retained as Out[]) assert.match(r.reason!, /succeeded but is not integrated/, r.task);
+  for (const r of done.retained as Out[]) assert.match(r.reason!, /succeeded but is not landed/, r.task);
   for (const t of ["scout", "review"]) {
     assert.equal(await exists(runs[t].worktreePath), false, t);
     assert.equal(await branchExists(repo, runs[t].workerBranch), false, t);

@@ -103,19 +103,26 @@ Deno.test("job gc keeps a job whose builder succeeded but was never integrated, 
   const out = ok(await spot(env, repo, "job", "gc", "--confirm"));
   const kept = keptOf(out, jobId)!;
   assert.deepEqual(kept.runs!.map((r) => r.task), ["api"]);
-  assert.match(kept.runs![0].reason, /succeeded but is not integrated/);
+  assert.match(kept.runs![0].reason, /succeeded but is not landed/);
   assert.ok(await exists(jobPath(env, jobId, "state.json")), "the job directory went");
   assert.ok(await exists(join(api.worktreePath, "api/x.ts")), "the builder's worktree went");
   assert.ok(await branchExists(repo, api.workerBranch), "the builder's branch went");
   // Integrated, the same job goes: what kept it was the rule.
   ok(await spot(env, repo, "job", "integrate", jobId));
+  const jobRefs = () => sh(repo, "git", "for-each-ref", "--format=%(refname)", `refs/spot/${jobId}/`);
+  assert.match(
+    await jobRefs(),
+    new RegExp(`refs/spot/${jobId}/tasks/api`),
+    "the builder's verified commit ref",
+  );
   await age(env, jobId, 30);
   assert.deepEqual(jobsOf(ok(await spot(env, repo, "job", "gc", "--confirm")).collected), [jobId]);
   assert.equal(await branchExists(repo, api.workerBranch), false);
+  assert.equal((await jobRefs()).trim(), "", "the job's private refs stayed behind it");
   await Deno.remove(env.dir, { recursive: true });
 });
 
-Deno.test("job gc keeps an apply-mode integration while it can be rolled back, and collects it once rolled back", async () => {
+Deno.test("job gc keeps an apply-mode integration while it can be rolled back, and after a rollback the work it took out", async () => {
   const { env, repo, jobId } = await builderJob("apply");
   ok(await spot(env, repo, "job", "integrate", jobId));
   // The job looks old, but its integration happened just now: its journal is what rollback needs.
@@ -128,7 +135,11 @@ Deno.test("job gc keeps an apply-mode integration while it can be rolled back, a
   assert.deepEqual(jobsOf(zero.wouldCollect), [jobId]);
   ok(await spot(env, repo, "job", "rollback", jobId, "--confirm"));
   await age(env, jobId, 30);
-  assert.deepEqual(jobsOf(ok(await spot(env, repo, "job", "gc", "--confirm")).collected), [jobId]);
-  assert.equal(await exists(jobPath(env, jobId)), false);
+  // Rolled back, the builder's work stands nowhere but in its worktree and branch: kept, as if never integrated.
+  const after = ok(await spot(env, repo, "job", "gc", "--confirm"));
+  assert.deepEqual(jobsOf(after.collected), []);
+  const runs = keptOf(after, jobId)!.runs!;
+  assert.deepEqual(runs.map((r) => r.task), ["api"]);
+  assert.match(runs[0].reason, /succeeded but is not landed/);
   await Deno.remove(env.dir, { recursive: true });
 });

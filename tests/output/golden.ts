@@ -26,6 +26,8 @@ export function normalizeText(text: string, tmp: string): string {
     .replace(/\bspot-repo-[0-9a-f]+/g, "spot-repo-<id>")
     // Short forms (`integrated as 371cd3a588d5`, `landed 3b67bf8f7c`): hex with a letter and a digit in it.
     .replace(/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,39}\b/g, "<short>")
+    // A short hash can be all digits (one in ~200 at 12 characters): matched where spot prints one.
+    .replace(/\b(as|landed|sha256|commit) \d{7,39}\b/g, "$1 <short>")
     .replace(/\bspot-forwarder-[0-9a-f]+/g, "spot-forwarder-<id>")
     .replace(/\b(worker|check|forwarder|setup|self-review)-[a-z0-9]{8}-[0-9a-f]{6}\b/g, "$1-<step>");
 }

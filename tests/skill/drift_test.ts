@@ -10,6 +10,8 @@ const FILES = [
   "skill/references/review-policy.md",
   "skill/references/credentials.md",
   "skill/references/providers.md",
+  "skill/references/agents.md",
+  "skill/references/jobs.md",
 ];
 
 /** The text of every source file: where a variable spot reads is named in quotes, a constant declared. */

@@ -41,7 +41,7 @@ Deno.test({
       });
       env = job.env;
       const story = `job ${JSON.stringify(job.done.json)}`;
-      // The builder fails anyway (it changed nothing, and an empty diff is blocked): its web is the point here.
+      // The builder fails anyway (it changed nothing: NO_CHANGES): its web is the point here.
       for (const id of ["read", "denied", "look"]) {
         assert.equal(job.record(id).state, "succeeded", `${id}: ${job.record(id).reason}; ${story}`);
       }
