@@ -15,7 +15,7 @@
  */
 import { parseFast } from "./cli/argv.ts";
 import { Invocation } from "./cli/invoke.ts";
-import { printError, writeErr, writeOut } from "./cli/output.ts";
+import { humanErrors, printError, writeErr, writeOut } from "./cli/output.ts";
 import { enableTimings, recordTiming, timingsEnabled, timingsTable } from "./base/timings.ts";
 import { commandsFor } from "./cli/fast_table.ts";
 import { exitStyleFromEnv } from "./cli/exit_codes.ts";
@@ -26,6 +26,8 @@ async function main(args: string[]): Promise<number> {
   if (argv.length !== args.length || Deno.env.get("SPOT_TIMINGS") === "1") enableTimings();
   recordTiming("deno start and module loading", performance.now());
   const cli = new Invocation();
+  // An error before any command parsed its options (a usage error) honours `--json` too.
+  cli.json = argv.includes("--json");
   try {
     exitStyleFromEnv((n) => Deno.env.get(n));
     if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -42,7 +44,7 @@ async function main(args: string[]): Promise<number> {
       await program.parseWithCommander(COMMANDS, cli, argv);
     }
   } catch (error) {
-    return await printError(error, cli.warnings.list);
+    return await printError(error, cli.warnings.list, { human: humanErrors(cli.json) });
   } finally {
     if (timingsEnabled()) writeErr(timingsTable(performance.now()));
   }

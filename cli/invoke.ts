@@ -8,7 +8,7 @@ import { createContext } from "../config/context.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
-import { printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
+import { humanErrors, printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 import { timed } from "../base/timings.ts";
 import { exitStyle, signalExitFor } from "./exit_codes.ts";
@@ -28,9 +28,11 @@ export class Invocation {
   exitCode = 0;
   /** This command's warnings (legacy config keys): inside its JSON, and on a terminal's stderr. */
   readonly warnings = new Warnings();
+  /** `--json` was given: the JSON even on a terminal, for an error too. */
+  json = false;
 
   async fail(error: unknown): Promise<void> {
-    this.exitCode = await printError(error, this.warnings.list);
+    this.exitCode = await printError(error, this.warnings.list, { human: humanErrors(this.json) });
   }
 
   /** A verb with context, audit, interruption handling and JSON output (or, given `render`, its human view). */
@@ -48,9 +50,10 @@ export class Invocation {
       text?: (result: T) => string | undefined;
     } = {},
   ): Promise<void> {
+    if (args.json === true) this.json = true;
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal()
-      ? createProgressLine(writeErr, { columns: terminalColumns() })
+      ? createProgressLine(writeErr, { columns: terminalColumns(), initial: `${name}: starting` })
       : undefined;
     try {
       const ctx = await timed("context (paths, config)", () =>

@@ -19,6 +19,15 @@ export const VIEWS: Record<string, () => Promise<AnyRender>> = {
   "job status": async () =>
     (await lazy<typeof import("./render/job_status.ts")>("./render/job_status.ts", import.meta.url))
       .renderJobStatus,
+  doctor: async () =>
+    (await lazy<typeof import("./render/doctor.ts")>("./render/doctor.ts", import.meta.url)).renderDoctor,
+  recover: async () =>
+    (await lazy<typeof import("./render/recover.ts")>("./render/recover.ts", import.meta.url)).renderRecover,
+  discard: async () =>
+    (await lazy<typeof import("./render/discard.ts")>("./render/discard.ts", import.meta.url)).renderDiscard,
+  gc: async () => (await lazy<typeof import("./render/gc.ts")>("./render/gc.ts", import.meta.url)).renderGc,
+  sandbox: async () =>
+    (await lazy<typeof import("./render/sandbox.ts")>("./render/sandbox.ts", import.meta.url)).renderSandbox,
   detect: async () => {
     const { renderRegistry } = await lazy<typeof import("../registry/render.ts")>(
       "../registry/render.ts",

@@ -73,7 +73,8 @@ export const RUN_VIEW_VERBS = [
     about:
       "The run ends discarded; refused for a run that landed or succeeded, or while a process works on it",
     output: { DiscardResult: "lifecycle/discard.ts" },
-    input: { runId },
+    input: { runId, json },
+    human: true,
     errors: [...RUN_ERRORS],
     annotations: { destructive: true, idempotent: true },
     examples: ["spot discard --id run-20261201-101500-a1b2c3"],
@@ -87,7 +88,9 @@ export const RUN_VIEW_VERBS = [
     input: {
       confirm: flag("collect them (a preview otherwise)"),
       olderThan: text("untouched for this long: 30m, 12h, 7d (default 7d)", { cli: "--older-than <age>" }),
+      json,
     },
+    human: true,
     errors: [],
     annotations: { destructive: true, idempotent: true },
     examples: ["spot gc --older-than 7d"],
@@ -122,10 +125,12 @@ export const RUN_VIEW_VERBS = [
   }),
   verb({
     name: "sandbox",
-    summary: "Show which OS sandbox a run gets here and why (exit 4 if none)",
+    summary: "Show which OS sandbox a run gets here, why, and what it enforces (exit 4 if none)",
     input: {
       sandbox: { ...sandbox, help: "check this choice instead of the config's: auto, bwrap or none" },
+      json,
     },
+    human: true,
     errors: ["SANDBOX_UNAVAILABLE"],
     annotations: { readOnly: true, idempotent: true },
     looks: true,

@@ -17,6 +17,7 @@ import { moveRun } from "../lifecycle/move.ts";
 import { recordInputFile } from "../gates/input_files.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
+import type { RunState } from "../schemas/run_state.ts";
 
 /** What `revise` did: the findings went back to the worker for another turn. */
 export interface ReviseResult {
@@ -28,6 +29,36 @@ export interface ReviseResult {
   revisionRound: number;
   /** The turn resumed a revision an interruption had cut short. */
   recovered?: boolean;
+}
+
+/**
+ * A revision turn that ended well but left the diff exactly as reviewed: the round is spent, the run goes back
+ * to review (the verified diff and its checks still hold), and the parent hears it rather than verifying the
+ * same diff again.
+ */
+async function noChange(ctx: SpotContext, state: RunState, round: number): Promise<never> {
+  const { runId } = state;
+  const left = ctx.config.maxRevisionRounds - round;
+  await moveRun(ctx, state, "reviewing", `revision round ${round} changed nothing`);
+  throw new SpotError(
+    "REVISION_NO_CHANGE",
+    `Revision round ${round} of run "${runId}" changed nothing: the worker ended its turn with the diff ` +
+      `exactly as reviewed (${state.diffSha256?.slice(0, 12)})`,
+    {
+      details: {
+        runId,
+        revisionRound: round,
+        roundsLeft: left,
+        diffSha256: state.diffSha256,
+        hint: `the run is back at review with the same verified diff: ${
+          left > 0 ? `revise again with findings the worker can act on (${left} round(s) left), ` : ""
+        }approve it as it is, or discard it`,
+        nextCommand: left > 0
+          ? `spot revise --id ${runId} --review REVIEW.json`
+          : `spot discard --id ${runId}`,
+      },
+    },
+  );
 }
 
 export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: string): Promise<ReviseResult> {
@@ -93,6 +124,8 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       state = await moveRun(ctx, state, "verifying", "revise turn failed but changed the worktree");
       return { runId, status: state.status, revisionRound: round, recovered: true };
     }
+    const after = await computeDelta(await worktreeOf(state), state.workerBaseRevision, ctx.store.dir(runId));
+    if (after.diffSha256 === state.diffSha256) await noChange(ctx, state, round);
     state = await moveRun(ctx, state, "verifying", "revision finished");
     return { runId, status: state.status, revisionRound: round };
   } finally {

@@ -135,7 +135,7 @@ export interface SandboxOptions extends SpotOptions {
 }
 
 /**
- * Show which OS sandbox a run gets here and why (exit 4 if none). As `spot sandbox`.
+ * Show which OS sandbox a run gets here, why, and what it enforces (exit 4 if none). As `spot sandbox`.
  *
  * @example
  * ```ts ignore

@@ -111,6 +111,20 @@ const removedOf = (p: Planned, branchRemoved: boolean): Removed => ({
   branchRemoved,
 });
 
+/** A run a preview would clean: its branch would go too, or stay (`branchWouldBeRemoved`). */
+export interface WouldRemove {
+  task: string;
+  runId: string;
+  worktree: string;
+  branch: string;
+  branchWouldBeRemoved: boolean;
+}
+
+export const wouldBe = ({ branchRemoved, ...rest }: Removed): WouldRemove => ({
+  ...rest,
+  branchWouldBeRemoved: branchRemoved,
+});
+
 /** The previewed outcome of a plan: what would go, and what stays with why. */
 export function previewRuns(plan: Planned[]): { removed: Removed[]; retained: Retained[] } {
   const removed: Removed[] = [];
@@ -159,7 +173,15 @@ export async function cleanupJob(ctx: SpotContext, jobId: string, options: { con
     const { job, state } = await loadJob(ctx.paths, jobId);
     const out = previewRuns(await planRuns(ctx, job, state));
     const next = out.removed.length ? { nextCommand: `spot job cleanup ${jobId} --confirm` } : {};
-    return { jobId, confirm, ...out, ...next };
+    // A preview removes nothing: what it would remove is `wouldRemove`, and `removed` stays empty.
+    return {
+      jobId,
+      confirm,
+      wouldRemove: out.removed.map(wouldBe),
+      removed: [],
+      retained: out.retained,
+      ...next,
+    };
   }
   const held = await holdIdleJob(ctx.paths, jobId, "clean up");
   try {
