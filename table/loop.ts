@@ -186,7 +186,11 @@ export const LOOP_VERBS = [
     about: "Another worker turn with the findings, at most maxRevisionRounds times; then verify again",
     output: { ReviseResult: "verbs/revise.ts" },
     input: { runId, review: review("revise") },
-    errors: [...RUN_ERRORS, ...TURN_ERRORS, ...codes("REVIEW_INVALID REVISION_LIMIT REVISION_NO_CHANGE DIFF_CHANGED")],
+    errors: [
+      ...RUN_ERRORS,
+      ...TURN_ERRORS,
+      ...codes("REVIEW_INVALID REVISION_LIMIT REVISION_NO_CHANGE DIFF_CHANGED"),
+    ],
     annotations: { long: true },
     cwd: true,
     examples: [example("revise", " --review review.json")],
