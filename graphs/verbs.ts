@@ -27,6 +27,8 @@ import {
 import { TERMINAL } from "./schedule.ts";
 import { type IntegrationView, integrationView } from "./integration/view.ts";
 import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
+import { unreviewedWarning } from "./result.ts";
+import { landedOutside } from "./integration/outside.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
@@ -102,7 +104,19 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
   };
   const integration = integrationView(state);
-  return integration ? { ...out, integration } : out;
+  const outside = await landedOutside(ctx, job.tasks, state);
+  if (!outside.length) return integration ? { ...out, integration } : out;
+  const named = outside.map((o) => `"${o.task}" (run ${o.runId})`).join(", ");
+  const line = `builder(s) ${named} landed outside the job (spot integrate on the run), so the job's ` +
+    `own integration does not list them`;
+  return {
+    ...out,
+    integration: {
+      ...(integration ?? { landed: false }),
+      landedOutside: outside,
+      summary: integration ? `${integration.summary}; ${line}` : line,
+    },
+  };
 }
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {
@@ -115,7 +129,13 @@ export async function initJob(ctx: SpotContext, file: string, stdin = readStdin)
   });
   const jobId = newJobId();
   await createJob(ctx.paths, { ...job, cwd, jobId }, ctx.now());
-  return { jobId, cwd, tasks: job.tasks.length, jobDir: jobDir(ctx.paths, jobId) };
+  return {
+    jobId,
+    cwd,
+    tasks: job.tasks.length,
+    jobDir: jobDir(ctx.paths, jobId),
+    ...unreviewedWarning(jobId, job.tasks),
+  };
 }
 
 export async function addTask(ctx: SpotContext, jobId: string, file: string, stdin = readStdin) {
@@ -129,19 +149,42 @@ export async function addTask(ctx: SpotContext, jobId: string, file: string, std
   if (task.role === "builder" && !before.allowWrites) {
     throw new SpotError("JOB_INVALID", `Cannot add builder "${task.id}": job ${jobId} does not allow writes`);
   }
+  let reopened = false;
   await updateJob(ctx.paths, jobId, (job, state) => {
     if (TERMINAL.has(state.tasks[task.id]?.state) || job.tasks.some((t) => t.id === task.id)) {
       throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} already has it`);
     }
-    if (state.status !== "created" && state.status !== "running") {
-      throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} is ${state.status}`);
+    // A job that succeeded without the review its builders need may take its reviewer until it lands.
+    reopened = state.status === "succeeded" && task.role === "reviewer" && !task.reviewBase &&
+      !(state.integration && !state.integration.rolledBackAt);
+    if (state.status !== "created" && state.status !== "running" && !reopened) {
+      const why = state.status === "succeeded"
+        ? state.integration && !state.integration.rolledBackAt
+          ? " and integrated"
+          : "; only a reviewer of its builders can be added to it"
+        : "";
+      throw new SpotError(
+        "JOB_INVALID",
+        `Cannot add task "${task.id}": job ${jobId} is ${state.status}${why}`,
+      );
     }
+    const status = reopened ? "running" as const : state.status;
     return {
       job: { ...job, tasks: [...job.tasks, task] },
-      state: { ...state, updatedAt: ctx.now(), tasks: { ...state.tasks, [task.id]: { state: "queued" } } },
+      state: {
+        ...state,
+        status,
+        updatedAt: ctx.now(),
+        tasks: { ...state.tasks, [task.id]: { state: "queued" } },
+      },
     };
   });
-  return { jobId, taskId: task.id };
+  const alive = await coordinatorAlive(ctx.paths, jobId);
+  return {
+    jobId,
+    taskId: task.id,
+    ...(reopened && !alive ? { nextCommand: `spot job resume ${jobId}` } : {}),
+  };
 }
 
 export async function startJob(ctx: SpotContext, jobId: string) {

@@ -31,12 +31,19 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
     const approving = given.filter(({ v }) => v.verdict === "approve");
     if (!approving.length) {
       const asked = given.find(({ v }) => v.verdict === "changes_requested");
+      const reviewers = tasks.filter((r) => reviewTargets(tasks, r).includes(b.id)).map((r) => r.id);
+      const hint = asked
+        ? `repair it (spot job repair JOB ${b.id} TEXT): the repair is told the reviewer's findings`
+        : reviewers.length
+        ? `its reviewers (${reviewers.join(", ")}) gave no approving verdict on it`
+        : `no reviewer task reviews it: add one (spot job add JOB FILE, a reviewer with "reviewOf": "${b.id}" ` +
+          `and "${b.id}" in its after), run it (spot job resume JOB), then integrate again`;
       throw new SpotError(
         "REVIEW_GATE",
         asked
           ? `Cannot integrate builder "${b.id}": reviewer "${asked.r.id}" requested changes`
-          : `Cannot integrate builder "${b.id}": no reviewer task approved it`,
-        { details: { task: b.id } },
+          : `Cannot integrate builder "${b.id}": no reviewer task approved it; ${hint}`,
+        { details: { task: b.id, reviewers, hint } },
       );
     }
     const fresh = approving.find(({ v }) => v.fingerprint === current);
