@@ -65,7 +65,11 @@ const JOB_COMMANDS: CommandSpec[] = [
     name: "wait",
     help: "Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed",
     args: [JOB],
-    options: [{ flags: "--timeout-ms <n>", help: "how long to wait (default 1000)", parse: waitMs }],
+    options: [{
+      flags: "--timeout-ms <n>",
+      help: "how long to wait at most (default: until the job ends, at most its limits.jobMs)",
+      parse: waitMs,
+    }],
     run: (o, cli) =>
       cli.verb(
         "job wait",
@@ -151,7 +155,11 @@ const JOB_COMMANDS: CommandSpec[] = [
     name: "barrier",
     help: "Wait for the named tasks; fails (BARRIER_FAILED) when one of them did not succeed",
     args: [JOB, { name: "ids", help: "the tasks to wait for", variadic: true }],
-    options: [{ flags: "--timeout-ms <n>", help: "how long to wait (default 1000)", parse: waitMs }],
+    options: [{
+      flags: "--timeout-ms <n>",
+      help: "how long to wait at most (default: until the job ends, at most its limits.jobMs)",
+      parse: waitMs,
+    }],
     run: (o, cli) =>
       cli.verb(
         "job barrier",

@@ -219,7 +219,7 @@ export async function waitJob(
   jobId: string,
   options: { timeoutMs?: number; graceMs?: number } = {},
 ) {
-  const end = Date.now() + (options.timeoutMs ?? 1000);
+  const end = Date.now() + (options.timeoutMs ?? await untilJobEnds(ctx, jobId));
   const watch = coordinatorWatch(options.graceMs);
   for (;;) {
     const v = await view(ctx, jobId);
@@ -240,6 +240,22 @@ export async function waitJob(
     if (Date.now() >= end) return { ...v, waiting: true };
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * How long the coordinator may take, after a job's `limits.jobMs` ran out, to stop its running tasks and record
+ * the job cancelled: a stopped worker and its checks get their own grace periods first.
+ */
+export const SETTLE_MARGIN_MS = 120_000;
+
+/**
+ * `wait` and `barrier` without `--timeout-ms`: until the job settles, which its own `limits.jobMs` bounds
+ * (counted from its first start, or whole when it has not started), plus the coordinator's margin to stop it.
+ */
+export async function untilJobEnds(ctx: SpotContext, jobId: string): Promise<number> {
+  const { job, state } = await loadJob(ctx.paths, jobId);
+  const started = state.startedAt ? Date.parse(state.startedAt) : Date.now();
+  return Math.max(0, started + job.config.limits.jobMs - Date.now()) + SETTLE_MARGIN_MS;
 }
 
 /**

@@ -60,3 +60,24 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
     return fresh.r.id;
   });
 }
+
+/** A job that has not succeeded (yet) is a lifecycle refusal, with what to do next. */
+export function notYet(jobId: string, status: JobState["status"]): never {
+  const next = {
+    created: { why: "it has not started", nextCommand: `spot job start ${jobId}` },
+    running: { why: "it is running", nextCommand: `spot job wait ${jobId}` },
+    failed: { why: "it failed", nextCommand: `spot job status ${jobId}` },
+    cancelled: { why: "it was cancelled", nextCommand: undefined },
+    succeeded: { why: "", nextCommand: undefined },
+  }[status];
+  const then = status === "running"
+    ? "; wait for it to end, then integrate"
+    : status === "failed"
+    ? "; repair the tasks that did not succeed (spot job repair), then integrate"
+    : "";
+  throw new SpotError(
+    "STATE_INVALID",
+    `Cannot integrate job "${jobId}": ${next.why}; every task must succeed first${then}`,
+    { details: { jobId, status, ...(next.nextCommand ? { nextCommand: next.nextCommand } : {}) } },
+  );
+}

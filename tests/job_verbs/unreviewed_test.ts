@@ -18,7 +18,7 @@ import {
   task,
   waitToEnd,
   write,
-} from "./helpers.ts";
+} from "../jobs/helpers.ts";
 
 async function builderOnly() {
   const { env, repo } = await setup();
