@@ -95,7 +95,7 @@ const JOB_COMMANDS: CommandSpec[] = [
   },
   {
     name: "repair",
-    help: "Send a task back for a new attempt with your text; requeues the reviewers after it",
+    help: "Send a task back for a new attempt with your text; requeues the tasks after it",
     args: [JOB, { name: "id", help: "the task" }, {
       name: "text",
       help: "what to fix, or - to read it from stdin",
