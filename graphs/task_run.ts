@@ -24,7 +24,7 @@ import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
-import { verificationReason } from "./failed_checks.ts";
+import { verificationReason } from "./launch/failed_checks.ts";
 import type { TurnBudget } from "../worker/budget.ts";
 import type { JobBase } from "./launch/base.ts";
 import { planStart, type StartPlan, turnContext } from "./launch/context.ts";

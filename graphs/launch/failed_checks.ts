@@ -2,8 +2,8 @@
  * Why a builder's verification did not pass, in the words `spot job status` shows: the check that failed (its
  * id from the task, its argv, how it ended) or the scan, and where to look and what to do next.
  */
-import type { JobTask } from "../schemas/job/task.ts";
-import type { SpotContext } from "../store/context.ts";
+import type { JobTask } from "../../schemas/job/task.ts";
+import type { SpotContext } from "../../store/context.ts";
 
 interface Recorded {
   security?: { passed?: boolean; issues?: { code?: string; message?: string }[] };
