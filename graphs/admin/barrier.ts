@@ -7,7 +7,8 @@
 import { SpotError } from "../../errors.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { type TaskStateName, TERMINAL } from "../schedule.ts";
-import { coordinatorWatch, jobStatus, type JobView, untilJobEnds } from "../verbs.ts";
+import { jobStatus, type JobView } from "../verbs.ts";
+import { coordinatorWatch, untilJobEnds } from "./wait.ts";
 
 /** How often the barrier looks again (the same as `wait`). */
 const POLL_MS = 200;
