@@ -32,12 +32,13 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
     if (!approving.length) {
       const asked = given.find(({ v }) => v.verdict === "changes_requested");
       const reviewers = tasks.filter((r) => reviewTargets(tasks, r).includes(b.id)).map((r) => r.id);
+      const job = state.jobId ?? "JOB";
       const hint = asked
-        ? `repair it (spot job repair JOB ${b.id} TEXT): the repair is told the reviewer's findings`
+        ? `repair it (spot job repair ${job} ${b.id} TEXT): the repair is told the reviewer's findings`
         : reviewers.length
         ? `its reviewers (${reviewers.join(", ")}) gave no approving verdict on it`
-        : `no reviewer task reviews it: add one (spot job add JOB FILE, a reviewer with "reviewOf": "${b.id}" ` +
-          `and "${b.id}" in its after), run it (spot job resume JOB), then integrate again`;
+        : `no reviewer task reviews it: add one (spot job add ${job} FILE, a reviewer with "reviewOf": ` +
+          `"${b.id}" and "${b.id}" in its after), run it (spot job resume ${job}), then integrate again`;
       throw new SpotError(
         "REVIEW_GATE",
         asked

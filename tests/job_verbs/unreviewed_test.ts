@@ -48,7 +48,11 @@ Deno.test("job: a builder without a reviewer is named at init, and a reviewer ad
   const refused = await spot(env, repo, "job", "integrate", jobId);
   assert.equal(code(refused), "REVIEW_GATE", refused.stdout + refused.stderr);
   const error = refused.json.error as { message: string; details: { reviewers: string[] } };
-  assert.match(error.message, /no reviewer task reviews it: add one \(spot job add .*"reviewOf": "api"/);
+  assert.ok(
+    error.message.includes(`no reviewer task reviews it: add one (spot job add ${jobId} FILE`),
+    error.message,
+  );
+  assert.match(error.message, /"reviewOf": "api"/);
   assert.deepEqual(error.details.reviewers, []);
 
   const file = join(env.dir, "review-task.json");
