@@ -38,7 +38,15 @@ export class Invocation {
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean; render?: Render<T> } = {},
+    options: {
+      interruptible?: boolean;
+      loadConfig?: boolean;
+      /** Only looks: creates none of spot's places (SpotContext.readOnly). */
+      readOnly?: boolean;
+      render?: Render<T>;
+      /** Text a parent reads instead of the JSON (an agent's poll line); undefined keeps the JSON. */
+      text?: (result: T) => string | undefined;
+    } = {},
   ): Promise<void> {
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal()
@@ -58,9 +66,11 @@ export class Invocation {
         () => audited(ctx, name, args, () => fn(ctx)),
       );
       progress?.stop();
+      const text = options.text?.(result);
       if (options.render) {
         writeOut(await options.render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
-      } else printOk(name, result, this.warnings.list);
+      } else if (text !== undefined) writeOut(withNewline(text));
+      else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();
       await this.fail(error);
@@ -77,43 +87,26 @@ export class Invocation {
     }
   }
 
-  /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
-  async text(
+  /** A verb without a context (the config verbs read the file themselves, so they work when it is broken). */
+  async bare<T extends object>(
     name: string,
-    args: Args,
-    fn: (ctx: SpotContext) => Promise<string>,
-    options: { readOnly?: boolean } = {},
+    fn: () => Promise<T>,
+    text?: (result: T) => string | undefined,
   ): Promise<void> {
     try {
-      const ctx = await createContext({ warn: this.warnings.add, readOnly: options.readOnly });
-      writeOut(await audited(ctx, name, args, () => fn(ctx)));
+      const result = await fn();
+      const said = text?.(result);
+      if (said !== undefined) writeOut(withNewline(said));
+      else printOk(name, result, this.warnings.list);
     } catch (error) {
       await this.fail(error);
     }
   }
+}
 
-  /** The human view for a person at a terminal, the one JSON object for anything else (or with `--json`). */
-  async humanOrJson<T extends object>(
-    name: string,
-    args: Args,
-    fn: (ctx: SpotContext) => Promise<T>,
-    render: Render<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
-  ): Promise<void> {
-    await this.verb(name, args, fn, wantsHuman(args) ? { ...options, render } : options);
-  }
-
-  /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
-  async config(
-    name: string,
-    fn: (env: (n: string) => string | undefined, warn: Warnings["add"]) => Promise<object>,
-  ): Promise<void> {
-    try {
-      printOk(`config ${name}`, await fn((n) => Deno.env.get(n), this.warnings.add), this.warnings.list);
-    } catch (error) {
-      await this.fail(error);
-    }
-  }
+/** Text as printed: its own last newline, or one added (nothing for no text). */
+function withNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
 /** The terminal's width, so the progress line never wraps (a wrapped line cannot be redrawn in place). */

@@ -5,8 +5,15 @@
  * checkout is left out of the source's fingerprint and dirtiness, by its exact path, from the moment spot
  * reads it. The worker cannot use this: the paths are the parent's, recorded in state.json with the file's
  * sha256, and the escape check still compares each one's content after every worker turn.
+ *
+ * A repository where one run kept its files keeps them for the next: the review file and the episode of the
+ * last run are still there, untracked, when the next task is prepared. So every path spot was handed in a
+ * repository is remembered (`<state>/inputs/<repo key>.json`), and at prepare a remembered path that is
+ * untracked is left out too, marked `remembered`: the parent rewrites such a file for the new run (a new
+ * review), so its content is watched only from the moment this run reads it (`recordInputFile`).
  */
 import { basename, dirname, isAbsolute, join, relative, resolve } from "../base/path.ts";
+import { readJsonFile, writeJsonAtomic } from "../store/files.ts";
 import { dirtyPaths, untrackedAmong } from "../git/fingerprint.ts";
 import { sha256Hex } from "../git/hash.ts";
 import type { InputFile, RunState } from "../schemas/run_state.ts";
@@ -40,6 +47,49 @@ export async function inputFilesIn(root: string, cwd: string, files: string[]): 
   return await Promise.all(untracked.map(async (path) => ({ path, sha256: await sha256Of(root, path) })));
 }
 
+/** How many paths a repository's memory keeps (the newest). */
+const REMEMBERED_MAX = 200;
+
+async function memoryFile(ctx: Pick<SpotContext, "paths">, root: string): Promise<string> {
+  const real = await Deno.realPath(root).catch(() => root);
+  return join(ctx.paths.stateRoot, "inputs", `${(await sha256Hex(real)).slice(0, 24)}.json`);
+}
+
+/** The paths spot was handed as its input in the repository at `root`, by earlier runs. */
+export async function rememberedInputs(ctx: Pick<SpotContext, "paths">, root: string): Promise<string[]> {
+  const memory = await readJsonFile<{ paths?: string[] }>(await memoryFile(ctx, root)).catch(() => null);
+  return Array.isArray(memory?.paths) ? memory.paths.filter((p) => typeof p === "string") : [];
+}
+
+/** Adds the paths of `files` to the repository's memory (best effort: losing it only costs a warning). */
+export async function rememberInputs(
+  ctx: Pick<SpotContext, "paths">,
+  root: string,
+  files: readonly InputFile[],
+): Promise<void> {
+  if (files.length === 0) return;
+  try {
+    const file = await memoryFile(ctx, root);
+    const had = await rememberedInputs(ctx, root);
+    const paths = [...had.filter((p) => !files.some((f) => f.path === p)), ...files.map((f) => f.path)];
+    await Deno.mkdir(dirname(file), { recursive: true });
+    await writeJsonAtomic(file, { root, paths: paths.slice(-REMEMBERED_MAX) });
+  } catch {
+    // The memory only spares the next run a dirty source; a run never fails for it.
+  }
+}
+
+/** Of the remembered paths, those untracked in the checkout now and not among `given`: left out, unwatched. */
+export async function rememberedInputFiles(
+  ctx: Pick<SpotContext, "paths">,
+  root: string,
+  given: readonly InputFile[],
+): Promise<InputFile[]> {
+  const remembered = (await rememberedInputs(ctx, root)).filter((p) => !given.some((f) => f.path === p));
+  const untracked = await untrackedAmong(root, remembered);
+  return untracked.map((path) => ({ path, sha256: null, remembered: true }));
+}
+
 /** The paths a run's source fingerprint leaves out. */
 export function inputPaths(state: Pick<RunState, "inputFiles">): string[] {
   return (state.inputFiles ?? []).map((f) => f.path);
@@ -50,6 +100,7 @@ export async function recordInputFile(ctx: SpotContext, state: RunState, file: s
   const found = await inputFilesIn(state.sourceRoot, ctx.cwd, [file]);
   if (found.length === 0) return state;
   const kept = (state.inputFiles ?? []).filter((f) => !found.some((n) => n.path === f.path));
+  await rememberInputs(ctx, state.sourceRoot, found);
   return await ctx.store.save({ ...state, inputFiles: [...kept, ...found], updatedAt: ctx.now() });
 }
 
@@ -59,6 +110,8 @@ export async function changedInputFiles(
 ): Promise<string[]> {
   const out: string[] = [];
   for (const f of state.inputFiles ?? []) {
+    // A remembered file from an earlier run is the parent's to rewrite until this run reads it.
+    if (f.remembered) continue;
     if ((await sha256Of(state.sourceRoot, f.path)) !== f.sha256) out.push(f.path);
   }
   return out;
@@ -73,9 +126,12 @@ export async function dirtySourceWarning(
   state: Pick<RunState, "inputFiles" | "workerBranch">,
 ): Promise<string> {
   const paths = await dirtyPaths(root, { exclude: inputPaths(state) });
+  const own = inputPaths(state);
+  const remembered = own.length ? own.join(", ") : "none here";
   const more = paths.length > 5 ? `, and ${paths.length - 5} more` : "";
   return `The source checkout has uncommitted changes (${paths.slice(0, 5).join(", ")}${more}): the worker ` +
     `starts from them, but integrate will refuse to land this run, and its work will stay on ` +
-    `${state.workerBranch}. To have it integrated, commit or stash them and prepare again; spot's own files ` +
-    `in the repository (the contract, an episode, review files) do not count`;
+    `${state.workerBranch}. To have it integrated, commit or stash them (or list them in .git/info/exclude) ` +
+    `and prepare again. Files spot was handed in this repository (a contract, an episode, a review file, ` +
+    `a usage snapshot) are not counted: ${remembered}`;
 }

@@ -1,24 +1,11 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
+import { RUN_STATUSES } from "./constants.ts";
 import type { Usage } from "./events.ts";
 import type { DependencyRecord } from "./dependency_record.ts";
 import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
-export const Status = z.enum([
-  "prepared",
-  "running",
-  "verifying",
-  "selfReviewing",
-  "reviewing",
-  "revising",
-  "approved",
-  "committed",
-  "integrated",
-  "succeeded",
-  "failed",
-  "blocked",
-  "discarded",
-]);
+export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
 /**
@@ -69,6 +56,8 @@ export interface SourceFingerprint {
 export interface InputFile {
   path: string;
   sha256: string | null;
+  /** Handed to spot by an earlier run in this repository: left out, its content watched once this run reads it. */
+  remembered?: boolean;
 }
 
 export type RunOwner = { kind: "agent"; name: string } | { kind: "job"; jobId: string; task: string };

@@ -14,7 +14,12 @@ import { recordEscapeBaseline } from "../gates/escape_check.ts";
 import { recordLocks } from "../gates/lock_snapshot.ts";
 import { requireCheckPrograms } from "../gates/check_programs.ts";
 import { refuseEscapingLinks } from "../gates/source_links.ts";
-import { dirtySourceWarning, inputFilesIn } from "../gates/input_files.ts";
+import {
+  dirtySourceWarning,
+  inputFilesIn,
+  rememberedInputFiles,
+  rememberInputs,
+} from "../gates/input_files.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
 import { userIdentity } from "../git/repo.ts";
 import { decideSandbox } from "../isolation/run_sandbox.ts";
@@ -112,7 +117,8 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
     options.usageStart,
     choice.profile.adapter === "replay" ? model : undefined,
   ];
-  const inputFiles = await inputFilesIn(task.repositoryRoot, ctx.cwd, given.filter((f) => f !== undefined));
+  const handed = await inputFilesIn(task.repositoryRoot, ctx.cwd, given.filter((f) => f !== undefined));
+  const inputFiles = [...handed, ...await rememberedInputFiles(ctx, task.repositoryRoot, handed)];
   const [fingerprint, identity] = await Promise.all([
     sourceFingerprint(task.repositoryRoot, { exclude: inputFiles.map((f) => f.path) }),
     userIdentity(task.repositoryRoot),
@@ -199,6 +205,7 @@ async function buildWorktree(
     });
     throw error;
   }
+  await rememberInputs(ctx, next.sourceRoot, (next.inputFiles ?? []).filter((f) => !f.remembered));
   return {
     runId: next.runId,
     status: next.status,

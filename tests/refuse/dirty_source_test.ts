@@ -124,8 +124,9 @@ Deno.test("real uncommitted work is said in words at prepare: integrate will ref
   const [warning] = prep.json.warnings as string[];
   assert.match(warning, /uncommitted changes \(README\.md\)/);
   assert.match(warning, /integrate will refuse to land this run/);
-  assert.match(warning, /commit or stash them and prepare again/);
-  assert.doesNotMatch(warning, /task\.json|fix\.jsonl/);
+  assert.match(warning, /commit or stash them \(or list them in \.git\/info\/exclude\) and prepare again/);
+  assert.doesNotMatch(warning, /uncommitted changes \([^)]*(task\.json|fix\.jsonl)/);
+  assert.match(warning, /are not counted: fix\.jsonl, task\.json/);
   await Deno.remove(env.dir, { recursive: true });
 });
 
@@ -158,5 +159,62 @@ Deno.test("a worker that rewrites an input file in the user's checkout is caught
   const error = run.json.error as { code: string; message: string };
   assert.equal(error.code, "ESCAPED_WORKTREE");
   assert.match(error.message, /task\.json, an input file spot read from the source checkout, changed/);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("the next task in the same repository is not dirtied by the last run's review file and episode", async () => {
+  const env = await spotEnv({ selfReview: { enabled: false } });
+  const repo = await makeRepo({ "add.ts": BUGGY_ADD, "add_test.ts": ADD_TEST }, env.dir);
+  const loop = async (taskFile: string, episode: string, content: string) => {
+    const prep = await spot(
+      env,
+      repo,
+      "prepare",
+      "--task",
+      taskFile,
+      "--profile",
+      "replay",
+      "--model",
+      episode,
+    );
+    assert.equal(prep.code, 0, prep.stderr);
+    const id = String(prep.json.runId);
+    assert.equal((await spot(env, repo, "run", "--id", id)).code, 0);
+    const verify = await spot(env, repo, "verify", "--id", id);
+    assert.equal(verify.json.passed, true, verify.stderr);
+    // The parent writes this run's review over the last run's, in the repository, as the README's loop does.
+    await review(join(repo, "review.json"), "approve", String(verify.json.diffSha256));
+    const approve = await spot(env, repo, "approve", "--id", id, "--review", "review.json", "--message", "m");
+    assert.equal(approve.code, 0, approve.stderr);
+    const integrate = await spot(env, repo, "integrate", "--id", id);
+    assert.equal(integrate.code, 0, integrate.stderr);
+    assert.equal(await Deno.readTextFile(join(repo, "add.ts")), content);
+    return prep.json;
+  };
+  await writeJson(join(repo, "task.json"), TASK);
+  await writeEpisode(join(repo, "fix.jsonl"), [{ op: "write", path: "add.ts", content: FIXED_ADD }]);
+  await loop("task.json", "fix.jsonl", FIXED_ADD);
+  // The second task: its own contract and an episode outside the repository; review.json and fix.jsonl stay.
+  const DOC_ADD = `/** Adds. */\n${FIXED_ADD}`;
+  await writeJson(join(repo, "task2.json"), { ...TASK, goal: "Document add()" });
+  await writeEpisode(join(env.dir, "doc.jsonl"), [{ op: "write", path: "add.ts", content: DOC_ADD }]);
+  const second = await loop("task2.json", join(env.dir, "doc.jsonl"), DOC_ADD);
+  assert.equal(second.sourceDirty, false, "the last run's files are spot's, not the user's work");
+  assert.equal(second.warnings, undefined);
+  // Real work beside them is still real work.
+  await Deno.writeTextFile(join(repo, "notes.txt"), "mine\n");
+  const third = await spot(
+    env,
+    repo,
+    "prepare",
+    "--task",
+    "task2.json",
+    "--profile",
+    "replay",
+    "--model",
+    "fix.jsonl",
+  );
+  assert.equal(third.json.sourceDirty, true, third.stderr);
+  assert.match((third.json.warnings as string[])[0], /uncommitted changes \(notes\.txt\)/);
   await Deno.remove(env.dir, { recursive: true });
 });
