@@ -4,7 +4,7 @@ import { SpotError } from "../errors.ts";
 import { doc, flag, list, number, text } from "./field.ts";
 import { jobId, json } from "./common.ts";
 import { docFile, noStdin } from "./inputs.ts";
-import { verb } from "./verb.ts";
+import { verb, type VerbIo } from "./verb.ts";
 
 const graphs = () => lazy<typeof import("../graphs/mod.ts")>("../graphs/mod.ts", import.meta.url);
 
@@ -24,17 +24,23 @@ function bounded(what: string, unit: string, max: number) {
   };
 }
 
-const timeoutMs = number("how long to wait, in milliseconds (default 1000)", {
-  cli: "--timeout-ms <n>",
-  int: true,
-  min: 0,
-  max: MAX_WAIT_MS,
-  parse: bounded("a wait", "milliseconds", MAX_WAIT_MS),
-});
+const timeoutMs = number(
+  "how long to wait at most, in milliseconds (default: until the job ends, at most its limits.jobMs)",
+  {
+    cli: "--timeout-ms <n>",
+    int: true,
+    min: 0,
+    max: MAX_WAIT_MS,
+    parse: bounded("a wait", "milliseconds", MAX_WAIT_MS),
+  },
+);
 const taskId = text("the task's id in the job", { required: true, cli: "<id>" });
 const confirm = (what: string) => flag(what);
 const EXAMPLE_JOB = "job-20250101-120000-a1b2c3";
 const JOB_ERRORS = ["JOB_NOT_FOUND"] as const;
+
+/** An MCP call returns before a client's usual 60 s request timeout; the CLI waits for the end. */
+const mcpWait = (io: VerbIo) => io.face === "mcp" ? 50_000 : undefined;
 
 export const JOB_VERBS = [
   verb({
@@ -90,12 +96,14 @@ export const JOB_VERBS = [
   verb({
     name: "job wait",
     summary: "Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed",
-    about: "JOB_TIMEOUT when it has not settled within timeoutMs: call it again",
+    about: "Without timeoutMs it waits until the job ends (over MCP: 50 s, under a client's request " +
+      "timeout); with it, it returns waiting:true when the job had not settled by then: call it again",
     input: { jobId, timeoutMs },
     errors: [...JOB_ERRORS, "JOB_FAILED", "JOB_TIMEOUT", "JOB_NOT_RUNNING"],
     annotations: { readOnly: true, idempotent: true },
     examples: [`spot job wait ${EXAMPLE_JOB} --timeout-ms 60000`],
-    run: async (ctx, i) => (await graphs()).waitJob(ctx, i.jobId, { timeoutMs: i.timeoutMs }),
+    run: async (ctx, i, io) =>
+      (await graphs()).waitJob(ctx, i.jobId, { timeoutMs: i.timeoutMs ?? mcpWait(io) }),
   }),
   verb({
     name: "job status",
@@ -110,7 +118,7 @@ export const JOB_VERBS = [
   }),
   verb({
     name: "job repair",
-    summary: "Send a task back for a new attempt with your text; requeues the reviewers after it",
+    summary: "Send a task back for a new attempt with your text; requeues the tasks after it",
     input: {
       jobId,
       taskId,
@@ -149,6 +157,7 @@ export const JOB_VERBS = [
     errors: [
       ...JOB_ERRORS,
       "JOB_INVALID",
+      "STATE_INVALID",
       "REVIEW_GATE",
       "REVIEW_STALE",
       "DIFF_CHANGED",
@@ -192,7 +201,8 @@ export const JOB_VERBS = [
     errors: [...JOB_ERRORS, "BARRIER_FAILED", "JOB_TIMEOUT", "JOB_INVALID"],
     annotations: { readOnly: true, idempotent: true },
     examples: [`spot job barrier ${EXAMPLE_JOB} api ui --timeout-ms 60000`],
-    run: async (ctx, i) => (await graphs()).barrierJob(ctx, i.jobId, i.taskIds, { timeoutMs: i.timeoutMs }),
+    run: async (ctx, i, io) =>
+      (await graphs()).barrierJob(ctx, i.jobId, i.taskIds, { timeoutMs: i.timeoutMs ?? mcpWait(io) }),
   }),
   verb({
     name: "job unlock",

@@ -74,11 +74,11 @@ export const jobResume: (options: JobResumeOptions) => Promise<JsonObject> = cal
 /** What {@link jobWait} takes. */
 export interface JobWaitOptions extends SpotOptions {
   /** the job id that job init printed */ jobId: string;
-  /** how long to wait, in milliseconds (default 1000) */ timeoutMs?: number;
+  /** how long to wait at most, in milliseconds (default: until the job ends, at most its limits.jobMs) */ timeoutMs?: number;
 }
 
 /**
- * Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed. JOB_TIMEOUT when it has not settled within timeoutMs: call it again. As `spot job wait`.
+ * Wait for the job to settle; fails (JOB_FAILED) when a task did not succeed. Without timeoutMs it waits until the job ends (over MCP: 50 s, under a client's request timeout); with it, it returns waiting:true when the job had not settled by then: call it again. As `spot job wait`.
  *
  * @example
  * ```ts ignore
@@ -114,7 +114,7 @@ export interface JobRepairOptions extends SpotOptions {
 }
 
 /**
- * Send a task back for a new attempt with your text; requeues the reviewers after it. As `spot job repair`.
+ * Send a task back for a new attempt with your text; requeues the tasks after it. As `spot job repair`.
  *
  * @example
  * ```ts ignore
@@ -217,7 +217,7 @@ export const jobNote: (options: JobNoteOptions) => Promise<JsonObject> = callJso
 export interface JobBarrierOptions extends SpotOptions {
   /** the job id that job init printed */ jobId: string;
   /** the tasks to wait for */ taskIds: string[];
-  /** how long to wait, in milliseconds (default 1000) */ timeoutMs?: number;
+  /** how long to wait at most, in milliseconds (default: until the job ends, at most its limits.jobMs) */ timeoutMs?: number;
 }
 
 /**

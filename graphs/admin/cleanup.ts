@@ -1,5 +1,5 @@
 /**
- * `spot job cleanup JOB [--confirm]`: each task run's worktree (and, for an integrated run, its worker branch)
+ * `spot job cleanup JOB [--confirm]`: each task run's worktree (and its worker branch when it holds nothing to keep)
  * removed by `spot cleanup`'s own machinery, which keeps the run directory. Without --confirm it only says
  * what it would remove. Refused while the job's coordinator runs; a run that cannot be cleaned safely
  * (cleanup_plan.ts) is retained with the reason and left exactly as it was.
@@ -156,7 +156,7 @@ export async function applyRuns(ctx: SpotContext, jobId: string, plan: Planned[]
       ) {
         await reportRun(ctx, runId);
       }
-      const done = await cleanupRun(ctx, runId);
+      const done = await cleanupRun(ctx, runId, { keepBranch: !p.decision.branchRemoved });
       removed.push(removedOf(p, done.retainedBranch === null));
     } catch (error) {
       const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);

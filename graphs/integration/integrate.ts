@@ -32,7 +32,7 @@ import {
   updateJob,
 } from "../store.ts";
 import type { JobBase } from "../launch/base.ts";
-import { afterOrder, requireApprovals } from "./approvals.ts";
+import { afterOrder, notYet, requireApprovals } from "./approvals.ts";
 import { applyLanding } from "./apply.ts";
 import { finishedLanding, landCommits } from "./commit.ts";
 import { journalDir } from "./journal.ts";
@@ -268,7 +268,7 @@ export async function integrateJob(
     throw new SpotError("JOB_INVALID", `Cannot integrate job "${jobId}": ${why}`, { details: { jobId } });
   };
   if (!job.allowWrites) refuse("it does not allow writes");
-  if (state.status !== "succeeded") refuse(`it is ${state.status}; every task must succeed first`);
+  if (state.status !== "succeeded") notYet(jobId, state.status);
   if (!job.tasks.some((t) => t.role === "builder")) refuse("it has no builder");
   try {
     return await withLanding(job.cwd, {
