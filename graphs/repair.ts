@@ -14,7 +14,7 @@
 import { SpotError } from "../errors.ts";
 import type { JobTask } from "../schemas/job/task.ts";
 import type { SpotContext } from "../store/context.ts";
-import { TERMINAL as RUN_TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL as RUN_TERMINAL } from "../schemas/constants.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import {
   appendEvent,

@@ -4,7 +4,7 @@
  * run ended and which commands still work on it (inspect always does). Pure.
  */
 import type { RunState } from "../schemas/run_state.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 
 /** Failures a run can come back from once the provider does: recover resumes them. */
 export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([

@@ -22,3 +22,17 @@ export const RUN_STATUSES = [
   "blocked",
   "discarded",
 ] as const;
+type RunStatus = typeof RUN_STATUSES[number];
+
+/**
+ * The ends of a run: `integrated` (its work landed), `succeeded` (a turn with nothing to land ended well: a
+ * job's read-only task, a brief agent's turn), `failed`, `blocked` (a gate stopped it; the work is kept on its
+ * branch), `discarded` (dropped on purpose: `spot discard`, its diff kept in `diff.patch`).
+ */
+export const TERMINAL: ReadonlySet<RunStatus> = new Set([
+  "integrated",
+  "succeeded",
+  "failed",
+  "blocked",
+  "discarded",
+]);

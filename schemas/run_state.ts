@@ -8,18 +8,7 @@ import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
-/**
- * The ends of a run: `integrated` (its work landed), `succeeded` (a turn with nothing to land ended well: a
- * job's read-only task, a brief agent's turn), `failed`, `blocked` (a gate stopped it; the work is kept on its
- * branch), `discarded` (dropped on purpose: `spot discard`, its diff kept in `diff.patch`).
- */
-export const TERMINAL: ReadonlySet<Status> = new Set([
-  "integrated",
-  "succeeded",
-  "failed",
-  "blocked",
-  "discarded",
-]);
+export { TERMINAL } from "./constants.ts";
 
 export type Caller =
   | "trae"

@@ -8,7 +8,8 @@
  */
 import { releaseWorktree } from "../lifecycle/release.ts";
 import { coordinatorAlive } from "../graphs/store.ts";
-import { type RunState, TERMINAL } from "../schemas/run_state.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readLeases } from "../store/ledger.ts";
 import { probeRunLock } from "../store/lock.ts";

@@ -5,7 +5,7 @@
  * still needs. Anything else is kept, with the reason and, where there is one, the command that moves it on.
  */
 import type { RunOwner, Status } from "../schemas/run_state.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import { SpotError } from "../errors.ts";
 
 export interface GcFacts {

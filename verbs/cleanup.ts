@@ -1,7 +1,7 @@
 /** `cleanup`: remove a finished run's worktree and branch; the run directory stays, with the worktree's diff. */
 import { SpotError } from "../errors.ts";
 import { releaseWorktree } from "../lifecycle/release.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { Reclaimed } from "../store/ledger.ts";
 

@@ -5,7 +5,7 @@
  * spot recorded. Anything else is retained, with the reason.
  */
 import type { Status } from "../../schemas/run_state.ts";
-import { TERMINAL as RUN_TERMINAL } from "../../schemas/run_state.ts";
+import { TERMINAL as RUN_TERMINAL } from "../../schemas/constants.ts";
 import { TERMINAL } from "../schedule.ts";
 import type { TaskRecord } from "../store.ts";
 

@@ -15,7 +15,7 @@ import { isSpotError, SpotError } from "../../errors.ts";
 import { sourceFingerprint } from "../../git/fingerprint.ts";
 import { buildLanding, type CheckedStep, landingBudgetMs, type LandingPlan } from "../../gates/landing.ts";
 import { moveRun } from "../../lifecycle/move.ts";
-import { TERMINAL } from "../../schemas/run_state.ts";
+import { TERMINAL } from "../../schemas/constants.ts";
 import type { JobTask } from "../../schemas/job/task.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { writeJsonAtomic } from "../../store/files.ts";
