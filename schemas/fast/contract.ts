@@ -50,10 +50,12 @@ function list(value: unknown, item: (v: unknown) => boolean, min: number, unique
   return !unique || new Set(value).size === value.length;
 }
 
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f]/;
+
 function glob(v: unknown): boolean {
-  // deno-lint-ignore no-control-regex
   return text(v, 1, 500) && !v.startsWith("/") && !/^[A-Za-z]:/.test(v) && !v.split("/").includes("..") &&
-    !v.includes("\\") && !/[\u0000-\u001f]/.test(v);
+    !v.includes("\\") && !CONTROL.test(v);
 }
 
 function check(v: unknown): boolean {
