@@ -8,7 +8,6 @@ import { isSpotError } from "../../errors.ts";
 import type { HeldLock } from "../../store/lock.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { readJournal } from "../integration/journal.ts";
-import { git } from "../../git/git.ts";
 import { dropJobRefs } from "../launch/verified.ts";
 import { coordinatorAlive, jobDir, jobsDir, loadJob } from "../store.ts";
 import {
@@ -106,7 +105,6 @@ async function oneJob(
   if (done.retained.length) return kept(done.retained, done.removed);
   // The private refs that kept the job's base and its builders' verified commits go with the job.
   await dropJobRefs(job.cwd, jobId);
-  if (state.base?.ref) await git(["update-ref", "-d", state.base.ref], { cwd: job.cwd, allowFailure: true });
   await Deno.remove(jobDir(ctx.paths, jobId), { recursive: true });
   return { ...collected, removed: done.removed };
 }
