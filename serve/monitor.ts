@@ -47,11 +47,11 @@ export async function monitoredRuns(
   now = Date.now(),
 ): Promise<MonitoredRun[]> {
   await index.refresh();
-  const status = new Map(
-    index.summaries({ active: true }).map((
-      s,
-    ) => [(s as { runId: string }).runId, (s as { status: string }).status]),
-  );
+  // The index lists newest first (by creation time in milliseconds, then id): its reverse is start order,
+  // which ids alone do not give for two runs created in the same second.
+  const active = index.summaries({ active: true }) as { runId: string; status: string }[];
+  const status = new Map(active.map((s) => [s.runId, s.status]));
+  const started = new Map(active.map((s, i) => [s.runId, active.length - i]));
   const out: MonitoredRun[] = [];
   try {
     for await (const entry of Deno.readDir(paths.runsDir)) {
@@ -76,7 +76,8 @@ export async function monitoredRuns(
   // Active runs first, so the panes go to them; in the order they started within each kind (ids begin with
   // the time), so a pane keeps its place as runs come and go.
   const rank = (r: MonitoredRun) => r.why === "active status" ? 0 : 1;
-  return out.sort((a, b) => rank(a) - rank(b) || a.runId.localeCompare(b.runId));
+  const order = (r: MonitoredRun) => started.get(r.runId) ?? 0;
+  return out.sort((a, b) => rank(a) - rank(b) || order(a) - order(b) || a.runId.localeCompare(b.runId));
 }
 
 /** Single-quotes a word for the shell tmux hands pane commands to. */
