@@ -5,8 +5,9 @@
  * stdout (a table or a summary for a person at a terminal); a failure prints
  * exactly one JSON object on stderr, with a stable code and exit code.
  *
- * The command table is data (cli/commands*.ts); a well-formed call is read by the fast parser and loads
- * only its verb's modules, anything else goes to commander (docs/performance.md).
+ * Each verb is declared once in the verb table (table/); a well-formed call is read by the fast parser
+ * against its own table module and loads only its verb's modules, anything else goes to commander with the
+ * whole table (docs/performance.md).
  *
  * The orchestrator runs with --allow-all: it starts arbitrary programs anyway (git, bwrap, the steps), and
  * Deno 2.9 lets only --allow-all read /proc, which the reaper and the sandbox record need. Everything that
@@ -14,9 +15,9 @@
  */
 import { parseFast } from "./cli/argv.ts";
 import { Invocation } from "./cli/invoke.ts";
-import { printError, writeErr } from "./cli/output.ts";
+import { humanErrors, printError, writeErr, writeOut } from "./cli/output.ts";
 import { enableTimings, recordTiming, timingsEnabled, timingsTable } from "./base/timings.ts";
-import { COMMANDS } from "./cli/table.ts";
+import { commandsFor } from "./cli/fast_table.ts";
 import { exitStyleFromEnv } from "./cli/exit_codes.ts";
 import { lazy } from "./base/lazy.ts";
 
@@ -25,16 +26,25 @@ async function main(args: string[]): Promise<number> {
   if (argv.length !== args.length || Deno.env.get("SPOT_TIMINGS") === "1") enableTimings();
   recordTiming("deno start and module loading", performance.now());
   const cli = new Invocation();
+  // An error before any command parsed its options (a usage error) honours `--json` too.
+  cli.json = argv.includes("--json");
   try {
     exitStyleFromEnv((n) => Deno.env.get(n));
-    const fast = parseFast(COMMANDS, argv);
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+      // What commander prints, without loading it and the whole table for one line.
+      const { VERSION } = await lazy<typeof import("./cli/version.ts")>("./cli/version.ts", import.meta.url);
+      writeOut(`${VERSION}\n`);
+      return 0;
+    }
+    const fast = parseFast(await commandsFor(argv[0]), argv);
     if (fast) await fast.command.run!(fast.options, cli);
     else {
       const program = await lazy<typeof import("./cli/program.ts")>("./cli/program.ts", import.meta.url);
+      const { COMMANDS } = await lazy<typeof import("./cli/table.ts")>("./cli/table.ts", import.meta.url);
       await program.parseWithCommander(COMMANDS, cli, argv);
     }
   } catch (error) {
-    return await printError(error, cli.warnings.list);
+    return await printError(error, cli.warnings.list, { human: humanErrors(cli.json) });
   } finally {
     if (timingsEnabled()) writeErr(timingsTable(performance.now()));
   }

@@ -73,6 +73,7 @@ export const ERROR_CODES = {
   WORKER_FAILED: EXIT.failed,
   NO_CHANGES: EXIT.failed,
   REVISION_LIMIT: EXIT.failed,
+  REVISION_NO_CHANGE: EXIT.failed,
   JOB_FAILED: EXIT.failed,
   JOB_TIMEOUT: EXIT.failed,
   BARRIER_FAILED: EXIT.failed,

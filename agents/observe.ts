@@ -3,7 +3,7 @@
  * its handle and exit marker in the registry, whether its driver still
  * runs, and its run's events, raw stream and state in the run store.
  */
-import { basename } from "../base/path.ts";
+import { modelLabel } from "../usage/format.ts";
 import { classify } from "../adapters/streams/classify.ts";
 import type { SpotEvent } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -74,9 +74,7 @@ function toolRunning(events: SpotEvent[]): boolean {
 }
 
 function modelOf(state: RunState | null): string {
-  if (!state) return "-";
-  const model = state.adapter === "replay" ? basename(state.model) : state.model;
-  return `${state.provider}/${model}`;
+  return state ? modelLabel(state) : "-";
 }
 
 export async function observe(

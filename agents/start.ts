@@ -32,10 +32,15 @@ export interface StartOptions {
   redispatchOf?: string;
 }
 
+/** A started agent: its name, its run, the driver's process id and the run's directory. */
 export interface StartResult {
+  /** The agent's name. */
   name: string;
+  /** The run it drives. */
   runId: string;
+  /** The driver's process id. */
   pid: number;
+  /** The run's directory. */
   runDir: string;
 }
 

@@ -22,7 +22,7 @@ import {
 } from "../tests/fixture_runs.ts";
 import type { Status } from "../schemas/run_state.ts";
 import { CLI, ROOT } from "../tests/helpers.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench, median } from "./bench_line.ts";
 
 const SMALL = 10;
 const LARGE = 10_000;
@@ -34,11 +34,6 @@ const LIST_SAMPLES = 7;
 const PLOT_SAMPLES = 9;
 const STATUSES: Status[] = ["integrated", "integrated", "integrated", "failed", "blocked", "committed"];
 const CALLERS = ["codex", "claude-code", "cli", "cursor"] as const;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 async function populate(h: FixtureHome, n: number): Promise<void> {
   const start = Date.parse("2025-01-01T00:00:00.000Z");
@@ -71,7 +66,7 @@ function appFor(h: FixtureHome) {
   });
 }
 
-async function fragmentMs(h: FixtureHome): Promise<number> {
+async function fragmentMs(h: FixtureHome): Promise<number[]> {
   const app = appFor(h);
   const url = "http://127.0.0.1:7317/api/fragment";
   for (let i = 0; i < 10; i++) await (await app.request(url)).text();
@@ -82,7 +77,7 @@ async function fragmentMs(h: FixtureHome): Promise<number> {
     await res.text();
     times.push(performance.now() - t0);
   }
-  return median(times);
+  return times;
 }
 
 /** The plots panel drawn afresh: each request names a view the cache has not seen (another page size). */
@@ -98,7 +93,7 @@ async function freshPlotsMs(h: FixtureHome): Promise<number> {
   return median(times);
 }
 
-async function listMs(h: FixtureHome): Promise<number> {
+async function listMs(h: FixtureHome): Promise<number[]> {
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? h.root,
@@ -126,7 +121,7 @@ async function listMs(h: FixtureHome): Promise<number> {
     if (r.exitCode !== 0) throw new Error(`spot list failed: ${r.stderr}`);
     if (i > 0) times.push(ms); // the first run warms the module cache
   }
-  return median(times);
+  return times;
 }
 
 const small = await fixtureHome();
@@ -139,20 +134,16 @@ try {
   const [f10, f10k] = [await fragmentMs(small), await fragmentMs(large)];
   const [p10, p10k] = [await freshPlotsMs(small), await freshPlotsMs(large)];
   const [l10, l10k] = [await listMs(small), await listMs(large)];
-  benchLine(
-    "fragment_10k_vs_10",
-    f10k / f10,
-    FRAGMENT_TARGET,
-    `ms_10=${f10.toFixed(2)} ms_10k=${f10k.toFixed(2)} plots_fresh_ms_10=${
-      p10.toFixed(0)
-    } plots_fresh_ms_10k=${p10k.toFixed(0)}`,
-  );
-  benchLine(
-    "list_10k_vs_10",
-    l10k / l10,
-    LIST_TARGET,
-    `ms_10=${l10.toFixed(0)} ms_10k=${l10k.toFixed(0)} setup_ms=${setupMs.toFixed(0)}`,
-  );
+  benchRatio("fragment_10k_vs_10", f10k, f10, {
+    target: FRAGMENT_TARGET,
+    names: ["10k", "10"],
+    detail: `plots_fresh_ms_10=${p10.toFixed(0)} plots_fresh_ms_10k=${p10k.toFixed(0)}`,
+  });
+  benchRatio("list_10k_vs_10", l10k, l10, {
+    target: LIST_TARGET,
+    names: ["10k", "10"],
+    detail: `setup_ms=${setupMs.toFixed(0)}`,
+  });
 } finally {
   await small.cleanup();
   await large.cleanup();

@@ -12,18 +12,17 @@
  *   on this 2-core machine the three executors' machinery shares the cores, so the sleep is long enough (5 s) for
  *   the ratio to measure the fleet's parallelism rather than the cores.
  *
- * `FLEET_BENCH_SLEEP_MS` (5000) and `FLEET_BENCH_ROUNDS` (1) change the run; the ratios are of medians.
+ * `FLEET_BENCH_SLEEP_MS` (5000) and `FLEET_BENCH_ROUNDS` (1) change the run; the ratios are of medians, each
+ * judged with its spread (bench/bench_line.ts).
  */
 import { machine, type RunningExecutor, startExecutor, stopExecutor } from "../tests/fleet/fleet_helpers.ts";
 import { createJob, jobRepo, startJob, waitJob } from "../tests/fleet/fleet_job.ts";
 import { startNats } from "../tests/fleet/nats_server.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench } from "./bench_line.ts";
 
 const TASKS = 12;
 const SLEEP_MS = Number(Deno.env.get("FLEET_BENCH_SLEEP_MS") ?? 5000);
 const ROUNDS = Number(Deno.env.get("FLEET_BENCH_ROUNDS") ?? 1);
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One job's wall time with `executors` executors (0: the local backend). */
 async function side(url: string, executors: number): Promise<number> {
@@ -61,10 +60,19 @@ try {
     const order = r % 2 ? (["three", "one", "local"] as const) : (["local", "one", "three"] as const);
     for (const s of order) walls[s].push(await side(nats.url, s === "local" ? 0 : s === "one" ? 1 : 3));
   }
-  const [local, one, three] = [median(walls.local), median(walls.one), median(walls.three)];
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
-  benchLine("fleet_overhead", one / local, 1.15, `one_executor=${s(one)} local=${s(local)} tasks=${TASKS}`);
-  benchLine("fleet_speedup", three / one, 0.45, `three=${s(three)} one=${s(one)} sleep_ms=${SLEEP_MS}`);
+  // Round i of each side ran beside round i of the others: the spread is taken pair by pair.
+  benchRatio("fleet_overhead", walls.one, walls.local, {
+    target: 1.15,
+    names: ["one_executor", "local"],
+    paired: true,
+    detail: `tasks=${TASKS}`,
+  });
+  benchRatio("fleet_speedup", walls.three, walls.one, {
+    target: 0.45,
+    names: ["three", "one"],
+    paired: true,
+    detail: `sleep_ms=${SLEEP_MS}`,
+  });
 } finally {
   await nats.stop();
 }

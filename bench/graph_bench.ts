@@ -37,7 +37,7 @@
 import { dirname, fromFileUrl, join } from "../base/path.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench, median } from "./bench_line.ts";
 import { type JobEvent, timeline } from "./graph_timeline.ts";
 
 const ROUNDS = Number(Deno.env.get("GRAPH_BENCH_ROUNDS") ?? 5);
@@ -226,9 +226,6 @@ async function byHandOnce(timings = false): Promise<{ total: number; verbs: Reco
   return { total: verbs.prepare + verbs.run + verbs.verify, verbs };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}-${Math.max(...xs).toFixed(0)}`;
-
 const overheadJob = await jobFile("overhead", instant, 1);
 const serialJob = await jobFile("serial", sleeping, 1);
 const parallelJob = await jobFile("parallel", sleeping, 4);
@@ -250,19 +247,16 @@ for (let i = 0; i < ROUNDS; i++) {
 }
 const g = (k: keyof GraphTimes) => median(graphs.map((x) => x[k])).toFixed(0);
 const h = (k: Verb) => median(hands.map((x) => x.verbs[k])).toFixed(0);
-benchLine(
-  "graph_overhead",
-  median(graphs.map((x) => x.total)) / median(hands.map((x) => x.total)),
-  OVERHEAD_TARGET,
-  `graph_ms=${g("total")} by_hand_ms=${median(hands.map((x) => x.total)).toFixed(0)} ` +
-    `init_ms=${g("init")} lead_ms=${g("lead")} task_loop_ms=${g("loop")} tail_ms=${g("tail")} ` +
+// Rounds alternate which side goes first: round i of one is paired with round i of the other.
+benchRatio("graph_overhead", graphs.map((x) => x.total), hands.map((x) => x.total), {
+  target: OVERHEAD_TARGET,
+  names: ["graph", "by_hand"],
+  paired: true,
+  detail: `init_ms=${g("init")} lead_ms=${g("lead")} task_loop_ms=${g("loop")} tail_ms=${g("tail")} ` +
     `handoff_max_ms=${g("handoff")} ` +
     `prepare_ms=${h("prepare")} run_ms=${h("run")} verify_ms=${h("verify")} ` +
-    `graph_spread_ms=${spread(graphs.map((x) => x.total))} by_hand_spread_ms=${
-      spread(hands.map((x) => x.total))
-    } ` +
-    `tasks=${TASKS} concurrency=1 sandbox=bwrap rounds=${ROUNDS}`,
-);
+    `tasks=${TASKS} concurrency=1 sandbox=bwrap`,
+});
 
 const serial: GraphTimes[] = [];
 const parallel: GraphTimes[] = [];
@@ -275,19 +269,14 @@ for (let i = 0; i < ROUNDS; i++) {
     serial.push(await graphOnce(serialJob));
   }
 }
-const s = median(serial.map((x) => x.total));
-const p = median(parallel.map((x) => x.total));
-benchLine(
-  "graph_parallel",
-  p / s,
-  PARALLEL_TARGET,
-  `concurrency4_ms=${p.toFixed(0)} concurrency1_ms=${s.toFixed(0)} ` +
-    `concurrency4_loop_ms=${median(parallel.map((x) => x.loop)).toFixed(0)} ` +
+benchRatio("graph_parallel", parallel.map((x) => x.total), serial.map((x) => x.total), {
+  target: PARALLEL_TARGET,
+  names: ["concurrency4", "concurrency1"],
+  paired: true,
+  detail: `concurrency4_loop_ms=${median(parallel.map((x) => x.loop)).toFixed(0)} ` +
     `concurrency1_loop_ms=${median(serial.map((x) => x.loop)).toFixed(0)} ` +
     `handoff_max_ms=${Math.max(...[...serial, ...parallel].map((x) => x.handoff)).toFixed(0)} ` +
-    `concurrency4_spread_ms=${spread(parallel.map((x) => x.total))} ` +
-    `concurrency1_spread_ms=${spread(serial.map((x) => x.total))} ` +
-    `tasks=${TASKS} sleep_ms=${SLEEP_MS} sandbox=bwrap rounds=${ROUNDS}`,
-);
+    `tasks=${TASKS} sleep_ms=${SLEEP_MS} sandbox=bwrap`,
+});
 await Deno.remove(dir, { recursive: true });
 finishBench();

@@ -3,7 +3,7 @@
  * integrate → cleanup, in process, with the replay worker and an instant
  * episode) against the git floor (bench/git_floor.sh, the same git commands
  * with nothing else), side by side on one 2,000-file repo so machine noise
- * cancels. Prints `BENCH loop_vs_git_floor ratio=<x> target=1.3`.
+ * cancels. Prints `BENCH loop_vs_git_floor ratio=<x> target=1.2`.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,12 +11,12 @@ import { spawnProcess } from "../sandbox/spawn.ts";
 import { createContext } from "../config/context.ts";
 import { approveRun, cleanupRun, integrateRun, prepare, runWorker, verifyRun } from "../verbs/mod.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench } from "./bench_line.ts";
 
 const FILES = 2_000;
 /** Rounds alternate loop and floor; the median of each is compared. */
 const ROUNDS = 5;
-const TARGET = 1.3;
+const TARGET = 1.2;
 const here = dirname(fileURLToPath(import.meta.url));
 
 const dir = await Deno.makeTempDir({ prefix: "spot-bench-" });
@@ -80,7 +80,6 @@ async function floorOnce(i: number): Promise<number> {
   return elapsed;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 await loopOnce(); // warm caches (Deno's module cache, git's object store) for both sides
 await floorOnce(-1);
 const loops: number[] = [];
@@ -89,12 +88,11 @@ for (let i = 0; i < ROUNDS; i++) {
   loops.push(await loopOnce());
   floors.push(await floorOnce(i));
 }
-const ratio = median(loops) / median(floors);
-benchLine(
-  "loop_vs_git_floor",
-  ratio,
-  TARGET,
-  `loop_ms=${median(loops).toFixed(0)} floor_ms=${median(floors).toFixed(0)} files=${FILES} rounds=${ROUNDS}`,
-);
+benchRatio("loop_vs_git_floor", loops, floors, {
+  target: TARGET,
+  names: ["loop", "floor"],
+  paired: true,
+  detail: `files=${FILES}`,
+});
 await Deno.remove(dir, { recursive: true });
 finishBench();

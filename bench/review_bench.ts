@@ -203,5 +203,5 @@ const detail = `verify+diff_output=${sum((m) => m.verify)}+${sum((m) => m.diffOu
   ` always_shown=${sum((m) => m.alwaysShown)} mean_hunk_text_${REPLAY_SEEDS}_seeds=${
     sum((m) => m.meanHunks)
   }`;
-for (const l of lines) benchLine(l.name, l.ratio, l.target, detail);
+for (const l of lines) benchLine(l.name, l.ratio, l.target, { detail: `${detail} deterministic=bytes` });
 finishBench();

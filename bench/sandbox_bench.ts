@@ -21,7 +21,7 @@ import {
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import type { VerifyStepSpec } from "../steps/protocol.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchLine, finishBench, median, quantile, range } from "./bench_line.ts";
 
 /** Rounds of all four; the median of each is reported. */
 const ROUNDS = 15;
@@ -102,13 +102,21 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
 }
 await Deno.remove(dir, { recursive: true });
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-for (const [name, ms] of Object.entries(m)) console.log(`  ${name.padEnd(11)} median ${ms.toFixed(1)} ms`);
+for (const [name, ms] of Object.entries(m)) {
+  console.log(`  ${name.padEnd(11)} median ${ms.toFixed(1)} ms (${range(times[name])})`);
+}
 console.log(
   `  bwrap alone adds ${(m.bwrap - m.bare).toFixed(1)} ms; the Deno step adds ${
     (m.step - m.bare).toFixed(1)
   } ms`,
 );
-benchLine("step_overhead_ms", m.step_bwrap - m.bare, TARGET_MS);
+// Each round's step_bwrap beside the same round's bare spawn: their differences' quartiles are the spread.
+const overheads = times.step_bwrap.map((ms, i) => ms - times.bare[i]);
+benchLine("step_overhead_ms", m.step_bwrap - m.bare, TARGET_MS, {
+  spread: [quantile(overheads, 0.25), quantile(overheads, 0.75)],
+  detail: `step_bwrap_ms=${m.step_bwrap.toFixed(1)} step_bwrap_spread_ms=${range(times.step_bwrap)} bare_ms=${
+    m.bare.toFixed(1)
+  } bare_spread_ms=${range(times.bare)} rounds=${ROUNDS}`,
+});
 finishBench();

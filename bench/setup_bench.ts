@@ -9,12 +9,11 @@ import { join } from "node:path";
 import { makeRepo, spot, spotEnv, writeEpisode, writeJson } from "../tests/helpers.ts";
 import { PACKAGE, startRegistry } from "../tests/projects/registry.ts";
 import { probeBwrap } from "../sandbox/probe.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench, median } from "./bench_line.ts";
 
 const ROUNDS = 3;
 const TARGET = 0.2;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const bwrap = (await probeBwrap({ pathVar: Deno.env.get("PATH") ?? "" })).available;
 const sandbox = bwrap ? "bwrap" : "none";
 
@@ -69,14 +68,12 @@ try {
 } finally {
   await registry.close();
 }
-const [first, second] = setupMs.map(median);
-benchLine(
-  "setup_reuse",
-  second / first,
-  TARGET,
-  `sandbox=${sandbox} first_setup_ms=${first.toFixed(0)} second_setup_ms=${second.toFixed(0)} ` +
-    `first_prepare_ms=${median(prepareMs[0]).toFixed(0)} second_prepare_ms=${
-      median(prepareMs[1]).toFixed(0)
-    }`,
-);
+benchRatio("setup_reuse", setupMs[1], setupMs[0], {
+  target: TARGET,
+  names: ["second_setup", "first_setup"],
+  paired: true,
+  detail: `sandbox=${sandbox} first_prepare_ms=${median(prepareMs[0]).toFixed(0)} second_prepare_ms=${
+    median(prepareMs[1]).toFixed(0)
+  }`,
+});
 finishBench();

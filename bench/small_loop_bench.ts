@@ -3,19 +3,19 @@
  * as separate CLI processes (Deno start-up included), under bwrap, on a 3-file repo with an instant replay
  * worker and one `node -e` check, against the git floor (bench/git_floor.sh) on the same repo, interleaved.
  * Also `spot inspect` on an existing run against `deno run` of an empty script (the verb start-up cost).
- * Prints `BENCH small_loop_vs_git_floor ratio=<x> target=7` and `BENCH verb_startup ratio=<x> target=1.5`,
+ * Prints `BENCH small_loop_vs_git_floor ratio=<x> target=4.5` and `BENCH verb_startup ratio=<x> target=1.5`,
  * with each verb's median so the table in docs/performance.md can be kept.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { makeRepo, sh, writeEpisode, writeJson } from "../tests/helpers.ts";
-import { benchLine, finishBench } from "./bench_line.ts";
+import { benchRatio, finishBench, median, range } from "./bench_line.ts";
 
 const ROUNDS = 5;
 /** Start-ups are short and noisy: more rounds, still interleaved. */
 const STARTUP_ROUNDS = 21;
-const LOOP_TARGET = 7;
+const LOOP_TARGET = 4.5;
 const STARTUP_TARGET = 1.5;
 /** SPOT_TIMINGS=1 prints each verb's table (docs/performance.md) for the warm-up loop. */
 const SHOW_TIMINGS = Deno.env.get("SPOT_TIMINGS") === "1";
@@ -145,7 +145,6 @@ async function emptyOnce(empty: string): Promise<number> {
   return performance.now() - started;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const empty = join(dir, "empty.ts");
 await Deno.writeTextFile(empty, "\n");
 const warm = await loopOnce(); // warms Deno's module cache and git's object store for both sides
@@ -167,22 +166,20 @@ for (let i = 0; i < STARTUP_ROUNDS; i++) {
   inspects.push((await spot(["inspect", "--id", warm.runId])).ms);
   empties.push(await emptyOnce(empty));
 }
-const verbDetail = VERBS.map((v) => `${v}_ms=${median(perVerb[v]).toFixed(0)}`).join(" ");
-benchLine(
-  "small_loop_vs_git_floor",
-  median(loops) / median(floors),
-  LOOP_TARGET,
-  `loop_ms=${median(loops).toFixed(0)} floor_ms=${
-    median(floors).toFixed(0)
-  } ${verbDetail} sandbox=bwrap files=3 rounds=${ROUNDS}`,
-);
-benchLine(
-  "verb_startup",
-  median(inspects) / median(empties),
-  STARTUP_TARGET,
-  `inspect_ms=${median(inspects).toFixed(1)} empty_deno_ms=${
-    median(empties).toFixed(1)
-  } rounds=${STARTUP_ROUNDS}`,
-);
+const verbDetail = VERBS.map((v) =>
+  `${v}_ms=${median(perVerb[v]).toFixed(0)} ${v}_spread_ms=${range(perVerb[v])}`
+)
+  .join(" ");
+benchRatio("small_loop_vs_git_floor", loops, floors, {
+  target: LOOP_TARGET,
+  names: ["loop", "floor"],
+  paired: true,
+  detail: `${verbDetail} sandbox=bwrap files=3`,
+});
+benchRatio("verb_startup", inspects, empties, {
+  target: STARTUP_TARGET,
+  names: ["inspect", "empty_deno"],
+  paired: true,
+});
 await Deno.remove(dir, { recursive: true });
 finishBench();

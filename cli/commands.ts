@@ -1,270 +1,67 @@
 /**
- * The command table, part one: the verbs of the closed loop. Each `run` imports its verb's module when
- * called, so a command loads only what it uses (docs/performance.md).
+ * The command table, built from the verb table (table/): each verb's CLI words, help, options and
+ * positionals, and (given `run`) a function that runs it. A verb named `agent start` is the command `start`
+ * of the group `agent`.
  */
-import type { SpotContext } from "../store/context.ts";
-import { SpotError } from "../errors.ts";
-import { parseBool } from "./parse.ts";
-import { type CommandSpec, maybeText, RUN_ID_OPTION, text } from "./spec.ts";
-import { lazy } from "../base/lazy.ts";
+import { cliHelp, cliSpelling } from "../table/field.ts";
+import { GROUPS } from "../table/index.ts";
+import { type AnyVerb, verbOn } from "../table/verb.ts";
+import { cliFields } from "./fields.ts";
+import type { ArgSpec, CommandSpec, Options, OptionSpec } from "./spec.ts";
+import type { Invocation } from "./invoke.ts";
 
-/** A `--id` command whose verb takes the run id alone; `interruptible` ones stop cleanly on a signal. */
-function byId(
-  name: string,
-  help: string,
-  call: (id: string) => (ctx: SpotContext) => Promise<object>,
-  interruptible = false,
-): CommandSpec {
+type Run = (v: AnyVerb, options: Options, cli: Invocation) => Promise<void>;
+
+function commandOf(v: AnyVerb, run?: Run): CommandSpec {
+  const fields = cliFields(v);
+  const args: ArgSpec[] = fields.filter((f) => f.positional).map(({ cliKey, field }) => ({
+    name: cliKey,
+    help: cliHelp(field),
+    ...(field.kind === "list" ? { variadic: true } : {}),
+    ...(field.kind === "text" && field.values ? { values: field.values } : {}),
+    ...(field.complete ? { complete: field.complete } : {}),
+  }));
+  const options: OptionSpec[] = fields.filter((f) => !f.positional).map(({ key, field }) => ({
+    flags: cliSpelling(key, field),
+    help: cliHelp(field),
+    ...(field.required ? { required: true } : {}),
+    ...("parse" in field && field.parse ? { parse: field.parse } : {}),
+    ...(field.kind === "text" && field.default !== undefined ? { default: field.default } : {}),
+    ...(field.kind === "text" && field.values ? { values: field.values } : {}),
+    ...(field.complete ? { complete: field.complete } : {}),
+  }));
   return {
-    name,
-    help,
-    options: [RUN_ID_OPTION],
-    run: (o, cli) => cli.verb(name, o, call(text(o, "id")), { interruptible }),
+    name: v.name.split(" ").at(-1)!,
+    help: v.summary,
+    ...(v.alias ? { alias: v.alias } : {}),
+    ...(v.hidden ? { hidden: true } : {}),
+    ...(args.length ? { args } : {}),
+    ...(options.length ? { options } : {}),
+    example: v.examples[0],
+    ...(run ? { run: (o: Options, cli: Invocation) => run(v, o, cli) } : {}),
   };
 }
 
-export const LOOP_COMMANDS: CommandSpec[] = [
-  {
-    name: "doctor",
-    help: "Check that a task can run here with the chosen profile",
-    options: [
-      { flags: "--task <file>", help: "task contract to validate" },
-      { flags: "--profile <name>", help: "worker profile" },
-      { flags: "--model <model>", help: "model (for replay: the episode file)" },
-      { flags: "--probe", help: "also ask the CLI for its model list (never sends a model request)" },
-      { flags: "--sandbox <mode>", help: "judge for this sandbox (auto, bwrap, none), as prepare would" },
-    ],
-    run: (o, cli) =>
-      cli.verb(
-        "doctor",
-        o,
-        async (ctx) =>
-          (await lazy<typeof import("../doctor/doctor.ts")>("../doctor/doctor.ts", import.meta.url)).doctor(
-            ctx,
-            o as never,
-          ),
-        { readOnly: true },
-      ),
-  },
-  {
-    name: "prepare",
-    help: "Check a contract, choose a worker and build its worktree",
-    options: [
-      { flags: "--task <file>", help: "task contract (JSON)", required: true },
-      { flags: "--profile <name>", help: "worker profile (overrides routing)" },
-      { flags: "--model <model>", help: "model override (for replay: the episode file)" },
-      { flags: "--usage-start <file>", help: "parent usage snapshot taken before planning" },
-      { flags: "--codex-start <file>", help: "legacy name of --usage-start" },
-      {
-        flags: "--select-worker <bool>",
-        help: "true: pick the worker interactively, even under a parent agent",
-        parse: parseBool,
-      },
-      {
-        flags: "--select-model <bool>",
-        help: "true: pick only the model of the routed profile interactively",
-        parse: parseBool,
-      },
-      {
-        flags: "--sandbox <mode>",
-        help: "OS sandbox: auto (bwrap when usable, else refuse), bwrap, or none (opt out)",
-      },
-    ],
-    run: (o, cli) =>
-      cli.verb(
-        "prepare",
-        o,
-        async (ctx) =>
-          (await lazy<typeof import("../verbs/prepare.ts")>("../verbs/prepare.ts", import.meta.url)).prepare(
-            ctx,
-            {
-              taskFile: text(o, "task"),
-              profile: maybeText(o, "profile"),
-              model: maybeText(o, "model"),
-              usageStart: maybeText(o, "usageStart") ?? maybeText(o, "codexStart"),
-              selectWorker: o.selectWorker as boolean | undefined,
-              selectModel: o.selectModel as boolean | undefined,
-              sandbox: maybeText(o, "sandbox"),
-            },
-          ),
-      ),
-  },
-  {
-    name: "run",
-    help: "Run the worker's implementation turn",
-    options: [
-      RUN_ID_OPTION,
-      {
-        flags: "--detach",
-        help: "return at once; the turn runs as a named agent (spot agent poll|watch|stop)",
-      },
-      { flags: "--name <name>", help: "with --detach: the agent's name (default: the run id)" },
-      {
-        flags: "--on <where>",
-        help:
-          "fleet: an executor runs the turn, the checks and the self-review (docs/fleet.md); here: this machine",
-      },
-    ],
-    run: async (o, cli) => {
-      const id = text(o, "id");
-      const on = maybeText(o, "on");
-      if (on !== undefined && on !== "here") {
-        if (on !== "fleet") throw new SpotError("CLI_USAGE", `Cannot run on "${on}": expected fleet or here`);
-        if (o.detach === true) throw new SpotError("CLI_USAGE", "Cannot use --detach with --on fleet");
-        return await cli.verb(
-          "run",
-          o,
-          async (ctx) =>
-            (await lazy<typeof import("../fleet/mod.ts")>("../fleet/mod.ts", import.meta.url)).runOnFleet(
-              ctx,
-              id,
-            ),
-          { interruptible: true },
-        );
-      }
-      if (o.detach !== true) {
-        return await cli.verb(
-          "run",
-          o,
-          async (ctx) =>
-            (await lazy<typeof import("../verbs/run.ts")>("../verbs/run.ts", import.meta.url)).runWorker(
-              ctx,
-              id,
-            ),
-          {
-            interruptible: true,
-          },
-        );
-      }
-      await cli.verb("run", o, async (ctx) => {
-        const agents = await lazy<typeof import("../agents/mod.ts")>("../agents/mod.ts", import.meta.url);
-        return await agents.startAgent(ctx, maybeText(o, "name") ?? agents.agentNameFor(id), { runId: id });
-      });
-    },
-  },
-  byId(
-    "verify",
-    "Scan the diff and run the contract's checks",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/verify.ts")>("../verbs/verify.ts", import.meta.url)).verifyRun(
-        ctx,
-        id,
-      ),
-    true,
-  ),
-  byId(
-    "self-review",
-    "Have the worker pre-digest its diff for review",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/self_review.ts")>("../verbs/self_review.ts", import.meta.url))
-        .selfReviewRun(ctx, id),
-    true,
-  ),
-  {
-    name: "revise",
-    help: "Send review findings back to the worker",
-    options: [RUN_ID_OPTION, {
-      flags: "--review <file>",
-      help: "review result with verdict revise",
-      required: true,
-    }],
-    run: (o, cli) =>
-      cli.verb(
-        "revise",
-        o,
-        async (ctx) =>
-          (await lazy<typeof import("../verbs/revise.ts")>("../verbs/revise.ts", import.meta.url)).reviseRun(
-            ctx,
-            text(o, "id"),
-            text(o, "review"),
-          ),
-        { interruptible: true },
-      ),
-  },
-  {
-    name: "approve",
-    help: "Approve the verified diff and commit it on the worker branch",
-    options: [
-      RUN_ID_OPTION,
-      { flags: "--review <file>", help: "review result with verdict approve", required: true },
-      {
-        flags: "--message <text>",
-        help: "commit subject (one line, at most 200 characters)",
-        required: true,
-      },
-    ],
-    run: (o, cli) =>
-      cli.verb(
-        "approve",
-        o,
-        async (ctx) =>
-          (await lazy<typeof import("../verbs/approve.ts")>("../verbs/approve.ts", import.meta.url))
-            .approveRun(
-              ctx,
-              text(o, "id"),
-              text(o, "review"),
-              text(o, "message"),
-            ),
-      ),
-  },
-  byId(
-    "integrate",
-    "Cherry-pick the approved commit onto the clean source branch (never pushes)",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/integrate.ts")>("../verbs/integrate.ts", import.meta.url))
-        .integrateRun(ctx, id),
-    true,
-  ),
-  {
-    name: "report",
-    help: "Write metrics.json and report.md",
-    options: [
-      RUN_ID_OPTION,
-      {
-        flags: "--chatgpt-image-generations <n>",
-        help: "images made in ChatGPT for the same task",
-        parse: (v) => Number.parseInt(v, 10),
-      },
-      {
-        flags: "--format <format>",
-        help: "json (default), or parent: the final response a parent gives its user",
-      },
-    ],
-    run: async (o, cli) => {
-      const report = async (ctx: SpotContext) =>
-        await (await lazy<typeof import("../verbs/report.ts")>("../verbs/report.ts", import.meta.url))
-          .reportRun(ctx, text(o, "id"), o as never);
-      if (o.format === "parent") {
-        await cli.text("report", o, async (ctx) => (await report(ctx)).parentText ?? "");
-      } else await cli.verb("report", o, report);
-    },
-  },
-  byId(
-    "cleanup",
-    "Remove a finished run's worktree (the run directory stays)",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/cleanup.ts")>("../verbs/cleanup.ts", import.meta.url)).cleanupRun(
-        ctx,
-        id,
-      ),
-  ),
-  byId(
-    "discard",
-    "Drop an unfinished run: its diff saved to diff.patch, worktree and branch removed, its slot freed",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../lifecycle/discard.ts")>("../lifecycle/discard.ts", import.meta.url))
-        .discardRun(
-          ctx,
-          id,
-        ),
-  ),
-  byId(
-    "recover",
-    "Resume an interrupted run in the right phase",
-    (id) => async (ctx) =>
-      (await lazy<typeof import("../verbs/recover.ts")>("../verbs/recover.ts", import.meta.url)).recoverRun(
-        ctx,
-        id,
-      ),
-  ),
-];
+/** The commands of every verb on the CLI, in the order of the verb table. */
+export function buildCommands(verbs: readonly AnyVerb[], run?: Run): CommandSpec[] {
+  const top: CommandSpec[] = [];
+  for (const v of verbs) {
+    if (!verbOn(v, "cli")) continue;
+    const words = v.name.split(" ");
+    if (words.length === 1) {
+      top.push(commandOf(v, run));
+      continue;
+    }
+    let group = top.find((c) => c.name === words[0]);
+    if (!group) {
+      group = { name: words[0], help: GROUPS[words[0]], commands: [] };
+      top.push(group);
+    }
+    group.commands!.push(commandOf(v, run));
+  }
+  for (const group of top.filter((c) => c.commands)) {
+    const visible = group.commands!.filter((c) => !c.hidden).map((c) => c.name);
+    group.help = `${group.help}: ${visible.join(", ")}`;
+  }
+  return top;
+}

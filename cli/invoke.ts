@@ -8,7 +8,7 @@ import { createContext } from "../config/context.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
 import { listenForInterrupts, SIGNAL_EXIT } from "./interrupt.ts";
-import { printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
+import { humanErrors, printError, printOk, Warnings, writeErr, writeOut } from "./output.ts";
 import { createProgressLine } from "./progress_line.ts";
 import { timed } from "../base/timings.ts";
 import { exitStyle, signalExitFor } from "./exit_codes.ts";
@@ -28,9 +28,11 @@ export class Invocation {
   exitCode = 0;
   /** This command's warnings (legacy config keys): inside its JSON, and on a terminal's stderr. */
   readonly warnings = new Warnings();
+  /** `--json` was given: the JSON even on a terminal, for an error too. */
+  json = false;
 
   async fail(error: unknown): Promise<void> {
-    this.exitCode = await printError(error, this.warnings.list);
+    this.exitCode = await printError(error, this.warnings.list, { human: humanErrors(this.json) });
   }
 
   /** A verb with context, audit, interruption handling and JSON output (or, given `render`, its human view). */
@@ -38,11 +40,20 @@ export class Invocation {
     name: string,
     args: Args,
     fn: (ctx: SpotContext) => Promise<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean; render?: Render<T> } = {},
+    options: {
+      interruptible?: boolean;
+      loadConfig?: boolean;
+      /** Only looks: creates none of spot's places (SpotContext.readOnly). */
+      readOnly?: boolean;
+      render?: Render<T>;
+      /** Text a parent reads instead of the JSON (an agent's poll line); undefined keeps the JSON. */
+      text?: (result: T) => string | undefined;
+    } = {},
   ): Promise<void> {
+    if (args.json === true) this.json = true;
     const interrupts = options.interruptible ? listenForInterrupts() : null;
     const progress = interrupts && Deno.stderr.isTerminal()
-      ? createProgressLine(writeErr, { columns: terminalColumns() })
+      ? createProgressLine(writeErr, { columns: terminalColumns(), initial: `${name}: starting` })
       : undefined;
     try {
       const ctx = await timed("context (paths, config)", () =>
@@ -58,9 +69,11 @@ export class Invocation {
         () => audited(ctx, name, args, () => fn(ctx)),
       );
       progress?.stop();
+      const text = options.text?.(result);
       if (options.render) {
         writeOut(await options.render(result, { color: colorWanted((n) => Deno.env.get(n)) }));
-      } else printOk(name, result, this.warnings.list);
+      } else if (text !== undefined) writeOut(withNewline(text));
+      else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();
       await this.fail(error);
@@ -77,43 +90,26 @@ export class Invocation {
     }
   }
 
-  /** A verb whose output is text, not JSON (`report --format parent`); errors stay JSON. */
-  async text(
+  /** A verb without a context (the config verbs read the file themselves, so they work when it is broken). */
+  async bare<T extends object>(
     name: string,
-    args: Args,
-    fn: (ctx: SpotContext) => Promise<string>,
-    options: { readOnly?: boolean } = {},
+    fn: () => Promise<T>,
+    text?: (result: T) => string | undefined,
   ): Promise<void> {
     try {
-      const ctx = await createContext({ warn: this.warnings.add, readOnly: options.readOnly });
-      writeOut(await audited(ctx, name, args, () => fn(ctx)));
+      const result = await fn();
+      const said = text?.(result);
+      if (said !== undefined) writeOut(withNewline(said));
+      else printOk(name, result, this.warnings.list);
     } catch (error) {
       await this.fail(error);
     }
   }
+}
 
-  /** The human view for a person at a terminal, the one JSON object for anything else (or with `--json`). */
-  async humanOrJson<T extends object>(
-    name: string,
-    args: Args,
-    fn: (ctx: SpotContext) => Promise<T>,
-    render: Render<T>,
-    options: { interruptible?: boolean; loadConfig?: boolean; readOnly?: boolean } = {},
-  ): Promise<void> {
-    await this.verb(name, args, fn, wantsHuman(args) ? { ...options, render } : options);
-  }
-
-  /** Config verbs read the file themselves, so `path` and `validate` work when it is broken. */
-  async config(
-    name: string,
-    fn: (env: (n: string) => string | undefined, warn: Warnings["add"]) => Promise<object>,
-  ): Promise<void> {
-    try {
-      printOk(`config ${name}`, await fn((n) => Deno.env.get(n), this.warnings.add), this.warnings.list);
-    } catch (error) {
-      await this.fail(error);
-    }
-  }
+/** Text as printed: its own last newline, or one added (nothing for no text). */
+function withNewline(text: string): string {
+  return text === "" || text.endsWith("\n") ? text : `${text}\n`;
 }
 
 /** The terminal's width, so the progress line never wraps (a wrapped line cannot be redrawn in place). */

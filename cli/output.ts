@@ -6,6 +6,7 @@
 import { isSpotError, SpotError } from "../errors.ts";
 import type { FileWarning } from "../config/loaded.ts";
 import { exitCodeFor, exitStyle } from "./exit_codes.ts";
+import { lazy } from "../base/lazy.ts";
 
 const encoder = new TextEncoder();
 
@@ -68,9 +69,28 @@ export function errorJson(error: SpotError, warnings: readonly WarningEntry[] = 
   return JSON.stringify({ ok: false, error: error.toJSON(), ...(warnings.length ? { warnings } : {}) });
 }
 
-/** Prints the error as one JSON line on stderr and returns its exit code, in the style asked for. */
-export async function printError(error: unknown, warnings: readonly WarningEntry[] = []): Promise<number> {
+/** Whether an error is shown as text for a person: stderr is a terminal and `--json` was not given. */
+export function humanErrors(json: boolean, isTerminal = Deno.stderr.isTerminal()): boolean {
+  return isTerminal && !json;
+}
+
+/**
+ * Prints the error and returns its exit code, in the style asked for: one JSON line on stderr, or, for a
+ * person at a terminal (`human`), the same error as readable lines (cli/render/error.ts).
+ */
+export async function printError(
+  error: unknown,
+  warnings: readonly WarningEntry[] = [],
+  options: { human?: boolean } = {},
+): Promise<number> {
   const spot = asSpotError(error);
-  writeErr(errorJson(spot, warnings) + "\n");
-  return exitCodeFor(spot.code, spot.exitCode, await exitStyle((n) => Deno.env.get(n)));
+  const code = exitCodeFor(spot.code, spot.exitCode, await exitStyle((n) => Deno.env.get(n)));
+  if (options.human) {
+    const { colorWanted, renderError } = await lazy<typeof import("./render/error.ts")>(
+      "./render/error.ts",
+      import.meta.url,
+    );
+    writeErr(renderError(spot.toJSON(), { exitCode: code, color: colorWanted((n) => Deno.env.get(n)) }));
+  } else writeErr(errorJson(spot, warnings) + "\n");
+  return code;
 }

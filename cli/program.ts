@@ -9,15 +9,13 @@ import { SpotError } from "../errors.ts";
 import type { Invocation } from "./invoke.ts";
 import type { CommandSpec, Options } from "./spec.ts";
 import { VERSION } from "./version.ts";
-import { EXAMPLES } from "./examples.ts";
 import { humanNote } from "./output.ts";
 
 function addCommand(parent: Command, spec: CommandSpec, cli: Invocation, prefix: string[] = []): void {
   const command = parent.command(spec.name, { hidden: spec.hidden === true }).description(spec.help);
   if (spec.alias) command.alias(spec.alias);
   const path = [...prefix, spec.name];
-  const example = EXAMPLES[path.join(" ")];
-  if (example) command.addHelpText("after", `\nExample:\n  ${example}\n`);
+  if (spec.example) command.addHelpText("after", `\nExample:\n  ${spec.example}\n`);
   const args = spec.args ?? [];
   for (const a of args) command.argument(a.variadic ? `<${a.name}...>` : `<${a.name}>`, a.help);
   for (const option of spec.options ?? []) {

@@ -18,6 +18,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** The terminal's width; the line is cut to one column less, so the cursor never wraps. */
   columns?: number;
+  /** What it says before the verb's first step is known (`verify: starting`). */
+  initial?: string;
 }
 
 /** Pure: the line for `text` after `elapsedMs`, at most `columns - 1` characters. */
@@ -35,7 +37,7 @@ export function createProgressLine(
 ): ProgressLine {
   const now = options.now ?? Date.now;
   const started = now();
-  let text = "starting";
+  let text = options.initial ?? "starting";
   const draw = () => write(`\r\x1b[K${progressText(text, now() - started, options.columns)}`);
   const timer = setInterval(draw, TICK_MS);
   draw();

@@ -1,7 +1,8 @@
 /**
  * The command table's shape: each command as data (name, help, options) with a `run` that imports its verb
- * only when called. Two parsers read the same table: the fast one in cli/argv.ts for well-formed calls, and
- * commander (cli/program.ts, loaded only when needed) for help, versions and every error message.
+ * only when called, built from the verb table (cli/table.ts). Two parsers read it: the fast one in
+ * cli/argv.ts for well-formed calls, and commander (cli/program.ts, loaded only when needed) for help,
+ * versions and every error message.
  */
 import type { Invocation } from "./invoke.ts";
 
@@ -17,6 +18,10 @@ export interface OptionSpec {
   /** Turns the text into the value; throws a CLI_USAGE SpotError for a bad one. */
   parse?: (value: string) => number | boolean;
   default?: string;
+  /** Fixed values, offered by completions. */
+  values?: readonly string[];
+  /** Dynamic values completions offer: run ids, agent names, job ids, or paths. */
+  complete?: string;
 }
 
 /** A positional argument; its value is in the options under `name` (a list when `variadic`). */
@@ -24,6 +29,8 @@ export interface ArgSpec {
   name: string;
   help: string;
   variadic?: boolean;
+  values?: readonly string[];
+  complete?: string;
 }
 
 export interface CommandSpec {
@@ -37,13 +44,9 @@ export interface CommandSpec {
   /** Subcommands (`config path`); a command has these or a `run`. */
   commands?: CommandSpec[];
   run?: (options: Options, cli: Invocation) => Promise<void>;
+  /** A call shown under `--help`. */
+  example?: string;
 }
-
-/** `--id <runId>`, the option of every verb that works on one run. */
-export const RUN_ID_OPTION: OptionSpec = { flags: "--id <runId>", help: "run id", required: true };
-
-/** `--json`: the verb's JSON even on a terminal, where it would show its human view. */
-export const JSON_OPTION: OptionSpec = { flags: "--json", help: "print the JSON, even on a terminal" };
 
 /** The option's key as commander names it: `--usage-start` is `usageStart`, `--no-open` is `open`. */
 export function optionKey(flags: string): string {
@@ -55,14 +58,4 @@ export function optionKey(flags: string): string {
 export function optionShape(flags: string): { takesValue: boolean; negated: boolean; long: string } {
   const [long, value] = flags.split(/\s+/);
   return { takesValue: value !== undefined, negated: long.startsWith("--no-"), long };
-}
-
-/** Reads a string option a command declared (commander's typing is gone with the table, so say it once). */
-export function text(options: Options, key: string): string {
-  return options[key] as string;
-}
-
-export function maybeText(options: Options, key: string): string | undefined {
-  const v = options[key];
-  return typeof v === "string" ? v : undefined;
 }

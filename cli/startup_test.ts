@@ -78,3 +78,19 @@ Deno.test("a call the fast parser leaves to commander still gets commander's hel
     await Deno.remove(env.dir, { recursive: true });
   }
 });
+
+Deno.test("--version and -V print deno.json's version as commander would, and a version with more is commander's", async () => {
+  const env = await spotEnv();
+  try {
+    const { version } = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+    for (const flag of ["--version", "-V"]) {
+      const r = await spot(env, env.dir, flag);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [0, `${version}\n`, ""]);
+    }
+    // Anything after it is commander's to judge (here: the version, as commander prints it first).
+    const more = await spot(env, env.dir, "--version", "list");
+    assert.deepEqual([more.code, more.stdout], [0, `${version}\n`]);
+  } finally {
+    await Deno.remove(env.dir, { recursive: true });
+  }
+});

@@ -130,3 +130,17 @@ Deno.test("parseConfig() accepts the same settings where the CLI takes them, and
   assert.equal(config.profiles.q.limits?.maxTurns, 25);
   assert.equal(config.profiles.k.reasoningEffort, "max");
 });
+
+Deno.test("parseConfig() keeps the shipped profiles when the file leaves `profiles` out", () => {
+  // The one-line config docs/migration.md shows for the original's exit codes.
+  const config = parseConfig("/c.json", '{ "exitCodes": "pi-worker" }');
+  assert.equal(config.exitCodes, "pi-worker");
+  assert.ok(config.profiles.volcengine, "the default profile is there");
+  assert.ok(config.profiles.deepseek && config.profiles.replay);
+  // A file that lists its own profiles gets those (and replay), not the shipped set.
+  const own = parseConfig(
+    "/c.json",
+    '{ "defaultProfile": "mine", "profiles": { "mine": { "adapter": "replay", "provider": "replay", "model": "" } } }',
+  );
+  assert.deepEqual(Object.keys(own.profiles).sort(), ["mine", "replay"]);
+});

@@ -7,7 +7,7 @@ import { settingProblems } from "../adapters/capabilities/settings.ts";
 import { SpotError } from "../errors.ts";
 import { Config, Profile } from "../schemas/config.ts";
 import { formatIssues, locatePath, parseWithSchema } from "../schemas/locate.ts";
-import { REPLAY_PROFILE } from "./defaults.ts";
+import { DEFAULT_CONFIG, REPLAY_PROFILE } from "./defaults.ts";
 import { type LegacyMapping, mapLegacyConfig } from "./legacy.ts";
 import type { LoadedConfig } from "./loaded.ts";
 
@@ -60,7 +60,15 @@ const WithReferences = Config.superRefine((config, ctx) => {
 /** Validates config text, legacy keys mapped first; every problem is `file:line:col path: message`, exit 2. */
 export function readConfig(file: string, text: string): LoadedConfig {
   let legacy: LegacyMapping | null = null;
-  const rewrite = (data: unknown) => (legacy = mapLegacyConfig(data));
+  const rewrite = (data: unknown) => {
+    legacy = mapLegacyConfig(data);
+    // A file that leaves `profiles` out keeps the shipped set (a config of one setting, e.g. `exitCodes`).
+    const value = legacy.value;
+    if (value && typeof value === "object" && !Array.isArray(value) && !("profiles" in value)) {
+      return { ...legacy, value: { ...value, profiles: structuredClone(DEFAULT_CONFIG.profiles) } };
+    }
+    return legacy;
+  };
   const parsed = parseWithSchema(text, WithReferences, { jsonc: true, rewrite });
   if (!parsed.ok) {
     throw new SpotError(

@@ -1,8 +1,10 @@
 /** Reads the parent's review file, checked against the review-result schema. */
 import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
-import { formatIssuesOf, parseJsonWithSchema } from "../schemas/parse_json.ts";
-import { ReviewResult } from "../schemas/review_result.ts";
+import { lazy } from "../base/lazy.ts";
+import { formatIssuesOf, parseJsonWithSchema, strictJson } from "../schemas/parse_json.ts";
+import { plainReview } from "../schemas/fast/review.ts";
+import type { ReviewResult } from "../schemas/review_result.ts";
 
 export async function readReview(cwd: string, file: string): Promise<ReviewResult> {
   const path = resolve(cwd, file);
@@ -12,7 +14,15 @@ export async function readReview(cwd: string, file: string): Promise<ReviewResul
   } catch (error) {
     throw new SpotError("REVIEW_INVALID", `Cannot read review "${path}": ${(error as Error).message}`);
   }
-  const parsed = await parseJsonWithSchema(text, ReviewResult);
+  // A plainly valid review needs no zod; anything else is read by the schema, which says what is wrong.
+  const fast = strictJson(text);
+  const plain = fast ? plainReview(fast.value) : null;
+  if (plain) return plain;
+  const { ReviewResult: schema } = await lazy<typeof import("../schemas/review_result.ts")>(
+    "../schemas/review_result.ts",
+    import.meta.url,
+  );
+  const parsed = await parseJsonWithSchema(text, schema);
   if (!parsed.ok) {
     throw new SpotError(
       "REVIEW_INVALID",

@@ -13,6 +13,7 @@ import type { TaskStatus } from "../queue/item.ts";
 import { openQueue } from "../queue/open.ts";
 import type { Queue } from "../queue/types.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import type { RunResult } from "../verbs/run.ts";
 import type { SpotContext } from "../store/context.ts";
 import { followTask } from "./await.ts";
 import { sendRun, type SendSpec } from "./send.ts";
@@ -115,7 +116,25 @@ function refuseEnded(state: RunState): void {
   );
 }
 
-export async function runOnFleet(ctx: SpotContext, runId: string) {
+/** What `spot run --on fleet` returns: the turn as `run` says it, where it ran, and its verification. */
+export interface FleetRunResult extends RunResult {
+  /** The executor whose attempt was taken over. */
+  executor: string | null;
+  /** That attempt's number (1 unless the task was redelivered). */
+  attempt: number | null;
+  /** The task's id on the queue. */
+  taskId: string | null;
+  /** The queue, as its client names it. */
+  queue: string;
+  /** The executor's checks passed. */
+  passed: boolean;
+  /** The hash a review binds to. */
+  diffSha256: string | null;
+  /** What to do next. */
+  nextCommand: string;
+}
+
+export async function runOnFleet(ctx: SpotContext, runId: string): Promise<FleetRunResult> {
   const queue = await openQueue(ctx.config.queue, {
     client: `spot origin ${hostName()}`,
     doing: `run "${runId}" on the fleet`,

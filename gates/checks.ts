@@ -42,6 +42,26 @@ export interface ChecksResult {
   commands: CommandResult[];
 }
 
+/** Long enough to tell checks apart on a progress line (`deno test … add_test.ts`), short enough for it. */
+const SHORT_ARGV_CHARS = 48;
+
+/** A check's argv as a progress line shows it: the program's name, its arguments, the middle cut when long. */
+export function shortArgv(argv: readonly string[]): string {
+  const program = argv[0]?.split("/").pop() ?? "";
+  const text = [program, ...argv.slice(1)].join(" ");
+  if (text.length <= SHORT_ARGV_CHARS) return text;
+  const tail = argv.length > 1 ? ` … ${argv[argv.length - 1]}` : "";
+  const room = SHORT_ARGV_CHARS - tail.length;
+  return room > program.length + 2
+    ? `${text.slice(0, room).trimEnd()}${tail}`
+    : `${text.slice(0, SHORT_ARGV_CHARS - 1)}…`;
+}
+
+/** Which verb's checks these are, for the progress line: verify's, or integrate's on the landed commit. */
+function phaseLabel(status: string): string {
+  return status === "verifying" ? "verify" : status === "committed" ? "integrate" : status;
+}
+
 export async function runChecks(
   ctx: SpotContext,
   runId: string,
@@ -66,6 +86,13 @@ export async function runChecks(
     if (value !== undefined) env[name] = value;
   }
   const results: CommandResult[] = [];
+  const label = `${phaseLabel(run.status)} ${runId}`;
+  // The checks run one after another in one step: the next one starts as soon as the last one reports.
+  const announce = (index: number) => {
+    const next = task.verification[index];
+    if (next) ctx.progress?.(`${label}: check ${index + 1}/${commands.length}: ${shortArgv(next.argv)}`);
+  };
+  announce(0);
   const totalSeconds = commands.reduce((sum, c) => sum + c.timeoutSeconds, 0);
   const step = await runStep(ctx, {
     kind: "verify",
@@ -115,7 +142,10 @@ export async function runChecks(
         timedOut: message.timedOut,
         durationMs: message.durationMs,
       });
-      ctx.progress?.(`verify ${runId}: ${results.length}/${commands.length} checks`);
+      if (results.length < commands.length) announce(results.length);
+      else {ctx.progress?.(
+          `${label}: ${commands.length}/${commands.length} checks ran, ${passedCount(results)} passed`,
+        );}
     },
   }).finally(async () => {
     // Only an empty dir is removed: a mount point bwrap made, never anything a check wrote.
@@ -130,6 +160,8 @@ export async function runChecks(
     commands: results,
   };
 }
+
+const passedCount = (results: readonly CommandResult[]) => results.filter((r) => r.passed).length;
 
 /** A few lines a worker or a human can read about the checks. */
 export function summarizeChecks(checks: Pick<ChecksResult, "commands">): string {

@@ -104,15 +104,18 @@ export async function removeWorktree(
  * repeat, and on a directory git never finished adding or a repository that is gone.
  */
 export async function dropWorktree(repo: string, path: string): Promise<void> {
-  await withWorktreeLock(
+  const removed = await withWorktreeLock(
     repo,
     () => git(["worktree", "remove", "--force", path], { cwd: repo, allowFailure: true }),
   )
-    .catch(() => {});
+    .catch(() => null);
   await Deno.remove(path, { recursive: true }).catch(() => {});
-  await withWorktreeLock(repo, () => git(["worktree", "prune"], { cwd: repo, allowFailure: true })).catch(
-    () => {},
-  );
+  // `worktree remove` took its entry with it; only when it could not is the entry pruned.
+  if (removed?.exitCode !== 0) {
+    await withWorktreeLock(repo, () => git(["worktree", "prune"], { cwd: repo, allowFailure: true })).catch(
+      () => {},
+    );
+  }
 }
 
 /** Puts a worktree back at `base`: tracked files reset, untracked files and directories removed. */

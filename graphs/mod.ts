@@ -1,5 +1,6 @@
 /** Task graphs (`spot job`): the verbs and the coordinator the command table loads lazily. */
-export { addTask, cancelJob, initJob, jobStatus, startJob, waitJob } from "./verbs.ts";
+export { addTask, cancelJob, initJob, jobStatus, startJob } from "./verbs.ts";
+export { waitJob } from "./admin/wait.ts";
 export { coordinateJob } from "./coordinate.ts";
 export { repairTask, retryLaunch } from "./repair.ts";
 export { readStdin } from "./verbs.ts";

@@ -2,10 +2,10 @@
  * `spot job repair JOB ID TEXT` and `spot job retry-launch JOB ID`: the parent sends a task back.
  *
  * A repair starts a new attempt of a failed, blocked or succeeded task, told the parent's text and how its
- * last attempt ended; it requeues the reviewers after it (their verdicts named the old fingerprint) and the
- * tasks its failure blocked. It is refused while a task after it runs, once a task after it that is not a
- * reviewer has run (its work built on the old attempt), when a task after it was cancelled, once the job
- * integrated, and past the job's `limits.repairs`.
+ * last attempt ended; it requeues every task after it: the reviewers (their verdicts named the old
+ * fingerprint), the other tasks that ran (their work built on the old attempt) and the tasks its failure
+ * blocked. It is refused while a task after it runs, when a task after it was cancelled, once the job
+ * integrated (until a rollback), and past the job's `limits.repairs`.
  *
  * A retry-launch relaunches, once, a task whose worker never started (its launch failed: a refused prepare,
  * a busy machine); it is refused when any worker turn of it started, since that one is not a launch to retry.
@@ -14,7 +14,7 @@
 import { SpotError } from "../errors.ts";
 import type { JobTask } from "../schemas/job/task.ts";
 import type { SpotContext } from "../store/context.ts";
-import { TERMINAL as RUN_TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL as RUN_TERMINAL } from "../schemas/constants.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import {
   appendEvent,
@@ -47,7 +47,7 @@ export function planRepair(
   state: Pick<JobState, "status" | "tasks" | "integration">,
   id: string,
   limit: number,
-): { refused: string } | { requeue: string[] } {
+): { refused: string; blocking?: string[]; hint?: string } | { requeue: string[] } {
   const record = state.tasks[id];
   if (!record) return { refused: `the job has no task "${id}"` };
   if (state.status === "cancelled") return { refused: "the job was cancelled" };
@@ -55,20 +55,26 @@ export function planRepair(
     return { refused: "the job was integrated; roll it back first" };
   }
   if (!REPAIRABLE.has(record.state)) return { refused: `task "${id}" is ${record.state}` };
-  const used = Object.values(state.tasks).reduce((n, t) => n + Math.max(0, (t.attempt ?? 1) - 1), 0);
+  // What the parent asked for: the tasks requeued with a repair are not counted against it.
+  const used = Object.values(state.tasks).reduce((n, t) => n + (t.repairs?.length ?? 0), 0);
   if (used >= limit) return { refused: `the job used its ${limit} repair(s) (limits.repairs)` };
-  const requeue: string[] = [];
-  for (const d of dependentsOf(tasks, id)) {
-    const r = state.tasks[d.id];
-    if (r.state === "running") return { refused: `task "${d.id}" after it is running` };
-    if (r.state === "cancelled") return { refused: `task "${d.id}" after it was cancelled` };
-    if (d.role !== "reviewer" && r.runId) {
-      return { refused: `task "${d.id}" after it already ran on its last attempt` };
-    }
-    if (r.state !== "queued") requeue.push(d.id);
+  const after = dependentsOf(tasks, id);
+  const running = after.filter((d) => state.tasks[d.id].state === "running").map((d) => d.id);
+  if (running.length) {
+    return {
+      refused: `${named(running)} after it ${running.length > 1 ? "are" : "is"} running`,
+      blocking: running,
+      hint: "wait for the job to settle (spot job wait JOB) or cancel it, then repair",
+    };
   }
-  return { requeue };
+  const cancelled = after.filter((d) => state.tasks[d.id].state === "cancelled").map((d) => d.id);
+  if (cancelled.length) return { refused: `${named(cancelled)} after it was cancelled`, blocking: cancelled };
+  // Every task after it that ran goes again: a reviewer's verdict named the old fingerprint, and any other
+  // task's work was built on the old attempt (its next attempt starts from the new one).
+  return { requeue: after.filter((d) => state.tasks[d.id].state !== "queued").map((d) => d.id) };
 }
+
+const named = (ids: string[]) => `task${ids.length > 1 ? "s" : ""} ${ids.map((i) => `"${i}"`).join(", ")}`;
 
 /** One reviewer finding as the repair is told it: its priority, the problem, the evidence, the change asked. */
 function findingLine(f: RepairFinding): string {
@@ -169,7 +175,16 @@ export async function repairTask(ctx: SpotContext, jobId: string, id: string, te
   await updateJob(ctx.paths, jobId, (job, state) => {
     const plan = planRepair(job.tasks, state, id, job.config.limits.repairs);
     if ("refused" in plan) {
-      throw new SpotError("REPAIR_REFUSED", `Cannot repair task "${id}" of job ${jobId}: ${plan.refused}`);
+      const hint = plan.hint?.replace("JOB", jobId);
+      throw new SpotError("REPAIR_REFUSED", `Cannot repair task "${id}" of job ${jobId}: ${plan.refused}`, {
+        details: {
+          jobId,
+          task: id,
+          ...(plan.blocking ? { blocking: plan.blocking } : {}),
+          ...(hint ? { hint } : {}),
+          nextCommand: `spot job status ${jobId}`,
+        },
+      });
     }
     const old = state.tasks[id];
     attempt = (old.attempt ?? 1) + 1;

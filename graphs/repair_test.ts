@@ -21,6 +21,23 @@ const state = (records: Record<string, TaskRecord>, extra: Partial<JobState> = {
 });
 const ran = (s: TaskRecord["state"], runId = "r"): TaskRecord => ({ state: s, runId });
 
+const asked = (attempt: number) => ({ attempt, at: "x", text: "fix", previous: "failed" });
+
+Deno.test("planRepair() requeues the tasks after it that ran: their work was built on the old attempt", () => {
+  const done = { api: ran("succeeded"), review: ran("succeeded") };
+  assert.deepEqual(planRepair(tasks, state({ ...done, docs: ran("succeeded") }), "api", 3), {
+    requeue: ["review", "docs"],
+  });
+  // Requeued tasks take a new attempt but no repair of the job's limit: only the parent's repairs count.
+  const again = {
+    api: { ...ran("succeeded"), attempt: 2, repairs: [asked(2)] },
+    review: { ...ran("succeeded"), attempt: 2 },
+  };
+  assert.deepEqual(planRepair(tasks, state({ ...again, docs: { ...ran("failed"), attempt: 2 } }), "api", 2), {
+    requeue: ["review", "docs"],
+  });
+});
+
 Deno.test("planRepair() requeues the reviewers and blocked tasks after it", () => {
   const plan = planRepair(
     tasks,
@@ -52,7 +69,6 @@ Deno.test("planRepair() refuses what would undo work built on the old attempt, a
     return "refused" in plan ? plan.refused : "";
   };
   const done = { api: ran("succeeded"), review: ran("succeeded") };
-  assert.match(refused({ ...done, docs: ran("succeeded") }), /"docs" after it already ran/);
   assert.match(refused({ ...done, docs: ran("running") }), /"docs" after it is running/);
   assert.match(refused({ ...done, docs: { state: "cancelled" } }), /"docs" after it was cancelled/);
   assert.match(refused({ ...done, docs: { state: "queued" } }, { status: "cancelled" }), /cancelled/);
@@ -69,7 +85,11 @@ Deno.test("planRepair() refuses what would undo work built on the old attempt, a
   assert.match(refused({ ...done, docs: { state: "queued" } }, {}, "nope"), /no task "nope"/);
   assert.match(
     refused(
-      { api: { ...ran("failed"), attempt: 3 }, review: { state: "blocked" }, docs: { state: "blocked" } },
+      {
+        api: { ...ran("failed"), attempt: 3, repairs: [asked(2), asked(3)] },
+        review: { state: "blocked" },
+        docs: { state: "blocked" },
+      },
       {},
       "api",
       2,

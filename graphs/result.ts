@@ -20,6 +20,29 @@ export function reviewTargets(tasks: readonly JobTask[], task: JobTask): string[
   return task.after.filter((id) => tasks.find((t) => t.id === id)?.role === "builder");
 }
 
+/** The builders no reviewer task reviews: `spot job integrate` refuses them (REVIEW_GATE) until one does. */
+export function unreviewedBuilders(tasks: readonly JobTask[]): string[] {
+  const reviewed = new Set(tasks.flatMap((t) => reviewTargets(tasks, t)));
+  return tasks.filter((t) => t.role === "builder" && !reviewed.has(t.id)).map((t) => t.id);
+}
+
+/**
+ * A builder no reviewer task reviews can never land (integration needs a reviewer's approval). The job is
+ * still accepted, since `spot job add` may bring its reviewer before it ends, but `init` says so at once.
+ */
+export function unreviewedWarning(jobId: string, tasks: readonly JobTask[]) {
+  const ids = unreviewedBuilders(tasks);
+  if (!ids.length) return {};
+  return {
+    unreviewed: ids,
+    warnings: [
+      `builder(s) ${ids.map((id) => `"${id}"`).join(", ")} have no reviewer task: spot job integrate ` +
+      `refuses them (REVIEW_GATE) until a reviewer approves them; add a reviewer with "reviewOf" and "after" ` +
+      `naming each one, in the job file or with spot job add ${jobId} FILE`,
+    ],
+  };
+}
+
 /** A reviewer's verdicts as a list (the result may give one object or several). */
 export function verdicts(result: Pick<TaskResult, "review"> | undefined) {
   return result?.review === undefined ? [] : Array.isArray(result.review) ? result.review : [result.review];

@@ -4,7 +4,7 @@
  * approvable, for `spot job integrate`, marked as waiting for its job. None of them holds a slot of
  * `maxConcurrentRuns` any more (lifecycle/admit.ts).
  */
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import type { SpotContext } from "../store/context.ts";
 import { finishEmptyRun, moveRun } from "../lifecycle/move.ts";
 import type { TaskRecord } from "./store.ts";

@@ -24,6 +24,7 @@ import { endTaskRun } from "./run_end.ts";
 import type { TaskResult } from "../schemas/job/result.ts";
 import { jobFile, type StoredJob, type TaskRecord } from "./store.ts";
 import { owns } from "./validate.ts";
+import { verificationReason } from "./launch/failed_checks.ts";
 import type { TurnBudget } from "../worker/budget.ts";
 import type { JobBase } from "./launch/base.ts";
 import { planStart, type StartPlan, turnContext } from "./launch/context.ts";
@@ -214,7 +215,9 @@ async function judgeTask(
       return { state: "succeeded", runId, summary, result, ...reviewed };
     }
     const verified = await verification(ctx, runId);
-    if (!verified.passed) return fail("VERIFICATION_FAILED: spot's checks or scans did not pass", { runId });
+    if (!verified.passed) {
+      return fail(await verificationReason(ctx, task, { jobId: job.jobId, runId }), { runId });
+    }
     const commits = await commitVerified(ctx, runId, {
       jobId: job.jobId,
       taskId: task.id,

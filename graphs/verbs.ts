@@ -4,7 +4,7 @@
  * fails (`JOB_FAILED`) when the job settled with a task that did not succeed.
  */
 import { resolve } from "../base/path.ts";
-import { type ErrorCode, SpotError } from "../errors.ts";
+import { isSpotError, SpotError } from "../errors.ts";
 import { toplevel } from "../git/repo.ts";
 import { git } from "../git/git.ts";
 import { spotArgv, startTicks } from "../agents/launch.ts";
@@ -27,14 +27,11 @@ import {
 import { TERMINAL } from "./schedule.ts";
 import { type IntegrationView, integrationView } from "./integration/view.ts";
 import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
+import { unreviewedWarning } from "./result.ts";
+import { landedOutside } from "./integration/outside.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
-/**
- * How long `wait` lets an unsettled job go without a live coordinator before it says so: longer than a
- * coordinator takes from `spot job start` to holding the job on a loaded machine.
- */
-export const NO_COORDINATOR_GRACE_MS = 15_000;
 
 /** `FILE` or `-` (stdin): the text and the name messages use. */
 async function readInput(ctx: SpotContext, file: string, stdin: () => Promise<string>) {
@@ -102,7 +99,37 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
   };
   const integration = integrationView(state);
-  return integration ? { ...out, integration } : out;
+  const outside = await landedOutside(ctx, job.tasks, state);
+  if (!outside.length) return integration ? { ...out, integration } : out;
+  const named = outside.map((o) => `"${o.task}" (run ${o.runId})`).join(", ");
+  const line = `builder(s) ${named} landed outside the job (spot integrate on the run), so the job's ` +
+    `own integration does not list them`;
+  return {
+    ...out,
+    integration: {
+      ...(integration ?? { landed: false }),
+      landedOutside: outside,
+      summary: integration ? `${integration.summary}; ${line}` : line,
+    },
+  };
+}
+
+/** The job's repository, or NOT_A_REPOSITORY saying where the job looked and how to point it at one. */
+async function repositoryOf(dir: string, named: boolean): Promise<string> {
+  try {
+    return await toplevel(dir);
+  } catch (error) {
+    if (!isSpotError(error, "NOT_A_REPOSITORY")) throw error;
+    const hint = named
+      ? `the job's "cwd" must be the repository the tasks work on (its toplevel, or a directory in it)`
+      : `run spot job init from inside the repository (cd into it first), or set the job's "cwd" to the ` +
+        `repository's absolute path`;
+    throw new SpotError(
+      "NOT_A_REPOSITORY",
+      `Cannot create a job in "${dir}"${named ? " (the job's cwd)" : ""}: it is not inside a git repository`,
+      { details: { cwd: dir, hint } },
+    );
+  }
 }
 
 export async function initJob(ctx: SpotContext, file: string, stdin = readStdin) {
@@ -110,12 +137,18 @@ export async function initJob(ctx: SpotContext, file: string, stdin = readStdin)
   // The schema first (a bad cwd is named with its line); then the graph, with the repository's facts.
   let cwd = ctx.cwd;
   const job = await parseJob(input.text, input.name, async (parsed) => {
-    cwd = await toplevel(parsed.cwd ?? ctx.cwd);
+    cwd = await repositoryOf(parsed.cwd ?? ctx.cwd, parsed.cwd !== undefined);
     return { tree: await filesAtHead(cwd), commits: await knownCommits(cwd, parsed.tasks) };
   });
   const jobId = newJobId();
   await createJob(ctx.paths, { ...job, cwd, jobId }, ctx.now());
-  return { jobId, cwd, tasks: job.tasks.length, jobDir: jobDir(ctx.paths, jobId) };
+  return {
+    jobId,
+    cwd,
+    tasks: job.tasks.length,
+    jobDir: jobDir(ctx.paths, jobId),
+    ...unreviewedWarning(jobId, job.tasks),
+  };
 }
 
 export async function addTask(ctx: SpotContext, jobId: string, file: string, stdin = readStdin) {
@@ -129,19 +162,42 @@ export async function addTask(ctx: SpotContext, jobId: string, file: string, std
   if (task.role === "builder" && !before.allowWrites) {
     throw new SpotError("JOB_INVALID", `Cannot add builder "${task.id}": job ${jobId} does not allow writes`);
   }
+  let reopened = false;
   await updateJob(ctx.paths, jobId, (job, state) => {
     if (TERMINAL.has(state.tasks[task.id]?.state) || job.tasks.some((t) => t.id === task.id)) {
       throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} already has it`);
     }
-    if (state.status !== "created" && state.status !== "running") {
-      throw new SpotError("JOB_INVALID", `Cannot add task "${task.id}": job ${jobId} is ${state.status}`);
+    // A job that succeeded without the review its builders need may take its reviewer until it lands.
+    reopened = state.status === "succeeded" && task.role === "reviewer" && !task.reviewBase &&
+      !(state.integration && !state.integration.rolledBackAt);
+    if (state.status !== "created" && state.status !== "running" && !reopened) {
+      const why = state.status === "succeeded"
+        ? state.integration && !state.integration.rolledBackAt
+          ? " and integrated"
+          : "; only a reviewer of its builders can be added to it"
+        : "";
+      throw new SpotError(
+        "JOB_INVALID",
+        `Cannot add task "${task.id}": job ${jobId} is ${state.status}${why}`,
+      );
     }
+    const status = reopened ? "running" as const : state.status;
     return {
       job: { ...job, tasks: [...job.tasks, task] },
-      state: { ...state, updatedAt: ctx.now(), tasks: { ...state.tasks, [task.id]: { state: "queued" } } },
+      state: {
+        ...state,
+        status,
+        updatedAt: ctx.now(),
+        tasks: { ...state.tasks, [task.id]: { state: "queued" } },
+      },
     };
   });
-  return { jobId, taskId: task.id };
+  const alive = await coordinatorAlive(ctx.paths, jobId);
+  return {
+    jobId,
+    taskId: task.id,
+    ...(reopened && !alive ? { nextCommand: `spot job resume ${jobId}` } : {}),
+  };
 }
 
 export async function startJob(ctx: SpotContext, jobId: string) {
@@ -169,61 +225,6 @@ export async function startJob(ctx: SpotContext, jobId: string) {
 
 export function jobStatus(ctx: SpotContext, jobId: string): Promise<JobView> {
   return view(ctx, jobId);
-}
-
-export async function waitJob(
-  ctx: SpotContext,
-  jobId: string,
-  options: { timeoutMs?: number; graceMs?: number } = {},
-) {
-  const end = Date.now() + (options.timeoutMs ?? 1000);
-  const watch = coordinatorWatch(options.graceMs);
-  for (;;) {
-    const v = await view(ctx, jobId);
-    watch(v);
-    // A cancelled job is settled once its coordinator has recorded how each running task ended.
-    const settled = (v.status === "succeeded" || v.status === "failed" || v.status === "cancelled") &&
-      (v.tasks.every((t) => t.state !== "running") || !v.coordinatorAlive);
-    if (settled) {
-      if (v.status === "succeeded") return { ...v, waiting: false };
-      const bad = v.tasks.filter((t) => t.state !== "succeeded").map((t) => `${t.id} ${t.state}`);
-      // A job its own limits stopped fails with the limit's code; any other with JOB_FAILED.
-      const code = /^(BUDGET_EXCEEDED|JOB_TIMEOUT):/.exec(v.reason ?? "")?.[1] as ErrorCode | undefined;
-      const why = code ? ` (${v.reason})` : "";
-      throw new SpotError(code ?? "JOB_FAILED", `Job "${jobId}" ended ${v.status}${why}: ${bad.join(", ")}`, {
-        details: { ...v, waiting: false },
-      });
-    }
-    if (Date.now() >= end) return { ...v, waiting: true };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/**
- * For a verb that polls a job (`wait`, `barrier`): nothing will move a job that is not settled and has no
- * coordinator, so after `graceMs` of that it throws JOB_NOT_RUNNING instead of letting the caller wait forever.
- */
-export function coordinatorWatch(graceMs = NO_COORDINATOR_GRACE_MS): (v: JobView) => void {
-  let orphanedSince: number | null = null;
-  return (v) => {
-    if ((v.status !== "created" && v.status !== "running") || v.coordinatorAlive) {
-      orphanedSince = null;
-      return;
-    }
-    orphanedSince ??= Date.now();
-    if (Date.now() - orphanedSince >= graceMs) throw notRunning(v);
-  };
-}
-
-function notRunning(v: JobView): SpotError {
-  const fix = v.status === "created"
-    ? `start it (spot job start ${v.jobId})`
-    : `resume it (spot job resume ${v.jobId}); ${COORDINATOR_LOG} in its job dir says what ended the last one`;
-  return new SpotError(
-    "JOB_NOT_RUNNING",
-    `Cannot wait for job "${v.jobId}": it is ${v.status} and no coordinator is running it; ${fix}`,
-    { details: { ...v, waiting: false } },
-  );
 }
 
 export async function cancelJob(ctx: SpotContext, jobId: string) {

@@ -3,7 +3,7 @@ import { isSpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
 import { scoutJob } from "../tests/jobs/job_fixture.ts";
 import { createJob, holdCoordinator, updateJob } from "./store.ts";
-import { waitJob } from "./verbs.ts";
+import { waitJob } from "./admin/wait.ts";
 import { barrierJob } from "./admin/barrier.ts";
 
 async function fixture() {

@@ -10,7 +10,7 @@ import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
-import { writeJsonAtomic } from "../store/files.ts";
+import { writeJsonAtomic, writeJsonInput } from "../store/files.ts";
 import { takeLease } from "../store/ledger.ts";
 import { startTicks } from "../base/proc_table.ts";
 
@@ -74,7 +74,8 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
   const dir = ctx.store.dir(run.runId);
   const specFile = join(dir, "steps", `${stepId}.json`);
   await Deno.mkdir(join(dir, "steps"), { recursive: true });
-  await writeJsonAtomic(specFile, run.spec);
+  // The step reads its spec as it starts; a crash ends the step with it, so the spec needs no fsync.
+  writeJsonInput(specFile, run.spec);
   // A step always reads its own spec, whatever else its policy grants.
   const policy: StepPolicy = {
     ...run.policy,

@@ -9,6 +9,7 @@ import { isSpotError, SpotError } from "../errors.ts";
 import { moveRun } from "./move.ts";
 import { releaseWorktree } from "./release.ts";
 import { holdsSlot } from "./slots.ts";
+import { endedHint } from "./ended.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { Reclaimed } from "../store/ledger.ts";
@@ -60,11 +61,20 @@ async function lockForDiscard(ctx: SpotContext, runId: string): Promise<RunLock>
 
 function refuse(state: RunState): void {
   const id = state.runId;
-  if (state.status === "integrated" || state.status === "succeeded") {
+  const ended = state.status === "integrated" || state.status === "succeeded" ? endedHint(state) : null;
+  if (ended) {
     throw new SpotError(
       "STATE_INVALID",
-      `Cannot discard run "${id}": it ended ${state.status}, and holds no slot; spot cleanup removes its worktree`,
-      { details: { runId: id, status: state.status, nextCommand: `spot cleanup --id ${id}` } },
+      `Cannot discard run "${id}": ${ended.said}, and holds no slot; ${ended.hint}`,
+      {
+        details: {
+          runId: id,
+          status: state.status,
+          ended: true,
+          hint: `what still works on it: ${ended.commands.join(", ")}`,
+          commands: ended.commands,
+        },
+      },
     );
   }
   if (state.awaitingJob) {

@@ -5,16 +5,9 @@ import type { Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { moveRun } from "./move.ts";
+import { RESUMABLE_FAILURES } from "./ended.ts";
 
-/** Failures a run can come back from once the provider does: recover resumes them. */
-export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
-  "quota",
-  "quota_window",
-  "rate_limit",
-  "timeout",
-  "no_progress",
-  "cli_crash",
-]);
+export { RESUMABLE_FAILURES };
 
 /** What to tell the parent when a provider wall stopped the worker: the work is kept, and how to go on. */
 function wallDetails(

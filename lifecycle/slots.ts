@@ -7,7 +7,7 @@
  * ended it holds nothing. A run whose owner died while it was working is reclaimed by the next admission.
  */
 import type { RunState, Status } from "../schemas/run_state.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 
 /** Statuses where the worker's part is done and the run waits for the parent: no slot. */
 export const AT_PARENTS_DESK: ReadonlySet<Status> = new Set(["reviewing", "approved", "committed"]);

@@ -4,6 +4,7 @@
  */
 import { SpotError } from "../errors.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
+import { endedHint } from "./ended.ts";
 
 /**
  * Every run that has not landed or succeeded may be dropped (`discarded`, `spot discard`): a failed or
@@ -16,7 +17,8 @@ const FORWARD: Readonly<Record<Status, readonly Status[]>> = {
   verifying: ["selfReviewing", "reviewing", "failed", "blocked", "discarded"],
   selfReviewing: ["reviewing", "failed", "blocked", "discarded"],
   reviewing: ["revising", "approved", "failed", "blocked", "discarded"],
-  revising: ["verifying", "failed", "blocked", "discarded"],
+  // Back to review when a revision turn changed nothing: the verified diff and its checks still hold.
+  revising: ["verifying", "reviewing", "failed", "blocked", "discarded"],
   approved: ["committed", "failed", "blocked", "discarded"],
   committed: ["integrated", "blocked", "discarded"],
   integrated: [],
@@ -120,9 +122,29 @@ export function recoverTransition(state: RunState, to: Status, reason: string, a
   return apply(state, to, `recover: ${reason}`, at);
 }
 
-/** Throws STATE_INVALID unless the run is in one of `allowed`. */
+/**
+ * Throws STATE_INVALID unless the run is in one of `allowed`. For an ended run the error says how it ended and
+ * what still works on it (lifecycle/ended.ts), never a step of the loop that could not move it on.
+ */
 export function requireStatus(state: RunState, allowed: readonly Status[], command: string): void {
   if (allowed.includes(state.status)) return;
+  const ended = endedHint(state);
+  if (ended) {
+    throw new SpotError(
+      "STATE_INVALID",
+      `Cannot ${command} run "${state.runId}": ${ended.said}; ${ended.hint}`,
+      {
+        details: {
+          runId: state.runId,
+          status: state.status,
+          allowed,
+          ended: true,
+          hint: `what still works on it: ${ended.commands.join(", ")}`,
+          commands: ended.commands,
+        },
+      },
+    );
+  }
   throw new SpotError(
     "STATE_INVALID",
     `Cannot ${command} run "${state.runId}": it is ${state.status}, and ${command} needs ${

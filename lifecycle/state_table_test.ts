@@ -23,7 +23,8 @@ const EXPECTED_FORWARD: Record<Status, Status[]> = {
   verifying: ["selfReviewing", "reviewing", "failed", "blocked", "discarded"],
   selfReviewing: ["reviewing", "failed", "blocked", "discarded"],
   reviewing: ["revising", "approved", "failed", "blocked", "discarded"],
-  revising: ["verifying", "failed", "blocked", "discarded"],
+  // Back to review when the revision changed nothing (REVISION_NO_CHANGE).
+  revising: ["verifying", "reviewing", "failed", "blocked", "discarded"],
   approved: ["committed", "failed", "blocked", "discarded"],
   committed: ["integrated", "blocked", "discarded"],
   integrated: [],
@@ -107,7 +108,7 @@ Deno.test("transition() accepts every forward edge of the lifecycle and records 
       edges++;
     }
   }
-  assert.equal(edges, 35);
+  assert.equal(edges, 36);
 });
 
 Deno.test("transition() refuses every move that is not a forward edge, with STATE_INVALID", () => {
@@ -247,8 +248,8 @@ Deno.test("recoverTransition() brings a failed run back to prepared and clears i
 Deno.test("transition() does not accept the recovery-only moves", () => {
   assertStateInvalid(() => transition(makeState("running"), "prepared", "x", LATER), "running -> prepared");
   assertStateInvalid(
-    () => transition(makeState("revising"), "reviewing", "x", LATER),
-    "revising -> reviewing",
+    () => transition(makeState("verifying"), "verifying", "x", LATER),
+    "verifying -> verifying",
   );
   assertStateInvalid(() => transition(makeState("failed"), "prepared", "x", LATER), "failed -> prepared");
 });

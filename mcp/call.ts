@@ -32,8 +32,10 @@ export interface CallOptions {
   /** The directory a relative path in the call resolves against (the CLI's working directory). */
   cwd?: string;
   /** Text for `content` instead of the JSON (`report --format parent`, an agent's poll line). */
-  text?: (result: Record<string, unknown>) => string;
+  text?: (result: object) => string | undefined;
   loadConfig?: boolean;
+  /** Only looks: creates none of spot's places (SpotContext.readOnly). */
+  readOnly?: boolean;
   /** The call's progress, when the tool sends more than the verb's progress line (agent watch). */
   progress?: Progress;
 }
@@ -97,12 +99,36 @@ export async function callVerb(
       progress: progress?.send,
       warn: server.warn,
       loadConfig: options.loadConfig,
+      readOnly: options.readOnly,
     });
     const result = await audited(ctx, command, { ...args, via: "mcp" }, () => fn(ctx))
       .finally(() => progress?.flush());
-    const body = { ok: true, command, ...result };
-    const text = options.text ? options.text(body) : JSON.stringify(body);
-    return { content: [{ type: "text", text }], structuredContent: body };
+    return okResult(command, result, options.text);
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+function okResult(
+  command: string,
+  result: object,
+  text?: (result: object) => string | undefined,
+): ToolResult {
+  const body = { ok: true, command, ...result };
+  return {
+    content: [{ type: "text", text: text?.(result) ?? JSON.stringify(body) }],
+    structuredContent: body,
+  };
+}
+
+/** A verb without a context (the config verbs read the file themselves): no audit line, same JSON. */
+export async function callBare(
+  command: string,
+  fn: () => Promise<object>,
+  text?: (result: object) => string | undefined,
+): Promise<ToolResult> {
+  try {
+    return okResult(command, await fn(), text);
   } catch (error) {
     return errorResult(error);
   }

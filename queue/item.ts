@@ -126,10 +126,38 @@ export const ExecutorRecord = z.object({
 }).strict();
 export type ExecutorRecord = z.infer<typeof ExecutorRecord>;
 
-/** An executor as `spot executor ls` shows it: alive while its heartbeats arrive. */
-export interface ExecutorSeen extends ExecutorRecord {
+/**
+ * An executor as `spot executor ls` shows it: alive while its heartbeats arrive. Written out (not inferred from
+ * the schema) because the library publishes it; `seenAs` holds it to the record.
+ */
+export interface ExecutorSeen {
+  /** The name it joined under. */
+  name: string;
+  /** The machine it runs on. */
+  host: string;
+  /** Its process id on that machine. */
+  pid: number;
+  /** Tasks it takes at once. */
+  capacity: number;
+  /** The profiles it serves. */
+  profiles: string[];
+  /** The sandbox it offers: `os`, or `none`. */
+  sandbox: "os" | "none";
+  /** What it last said of itself. */
+  state: "ready" | "draining" | "stopped";
+  /** When it joined. */
+  startedAt: string;
+  /** When it last said so. */
+  heartbeatAt: string;
+  /** The attempts it holds. */
+  running: { taskId: string; runId: string; attempt: number; since: string }[];
+  /** Attempts it finished since it joined. */
+  done: number;
+  /** How often it says so. */
+  heartbeatSeconds: number;
   /** `alive`, `stale` (three heartbeats missed), or the state it said it left in. */
   status: "alive" | "stale" | "draining" | "stopped";
+  /** The attempts it holds now. */
   load: number;
 }
 

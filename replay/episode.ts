@@ -41,7 +41,7 @@ const isExitCode: Check = (v) => Number.isInteger(v) && (v as number) >= 0 && (v
 const isArgv: Check = (v) => Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === "string");
 
 /** Each op's fields: checker, what to say when it fails, and the default when optional. */
-const OPS: Record<EpisodeStep["op"], Record<string, [Check, string, unknown?]>> = {
+export const OPS: Record<EpisodeStep["op"], Record<string, [Check, string, unknown?]>> = {
   write: { path: [isPath, "a non-empty string"], content: [isString, "a string"] },
   delete: { path: [isPath, "a non-empty string"] },
   say: { text: [isString, "a string"] },

@@ -1,6 +1,6 @@
 /** Checks an episode file at prepare time, so a typo fails before any worktree exists. */
 import { SpotError } from "../errors.ts";
-import { EpisodeError, parseEpisode } from "./episode.ts";
+import { EpisodeError, OPS, parseEpisode } from "./episode.ts";
 
 export async function validateEpisodeFile(path: string): Promise<void> {
   let text: string;
@@ -16,7 +16,19 @@ export async function validateEpisodeFile(path: string): Promise<void> {
     parseEpisode(text);
   } catch (error) {
     if (error instanceof EpisodeError) {
-      throw new SpotError("EPISODE_INVALID", `Cannot use replay episode "${path}": ${error.message}`);
+      throw new SpotError(
+        "EPISODE_INVALID",
+        `Cannot use replay episode "${path}": line ${error.line}: ${error.message}`,
+        {
+          details: {
+            file: path,
+            line: error.line,
+            ...(error.message.startsWith("Unknown op")
+              ? { hint: `an op is one of: ${Object.keys(OPS).join(", ")}` }
+              : {}),
+          },
+        },
+      );
     }
     throw error;
   }

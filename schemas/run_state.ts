@@ -1,38 +1,14 @@
 /** The persisted record of one run (`state.json`). */
 import { z } from "zod";
+import { RUN_STATUSES } from "./constants.ts";
 import type { Usage } from "./events.ts";
 import type { DependencyRecord } from "./dependency_record.ts";
 import type { SandboxDetails, SandboxLevel } from "./sandbox_record.ts";
 
-export const Status = z.enum([
-  "prepared",
-  "running",
-  "verifying",
-  "selfReviewing",
-  "reviewing",
-  "revising",
-  "approved",
-  "committed",
-  "integrated",
-  "succeeded",
-  "failed",
-  "blocked",
-  "discarded",
-]);
+export const Status = z.enum(RUN_STATUSES);
 export type Status = z.infer<typeof Status>;
 
-/**
- * The ends of a run: `integrated` (its work landed), `succeeded` (a turn with nothing to land ended well: a
- * job's read-only task, a brief agent's turn), `failed`, `blocked` (a gate stopped it; the work is kept on its
- * branch), `discarded` (dropped on purpose: `spot discard`, its diff kept in `diff.patch`).
- */
-export const TERMINAL: ReadonlySet<Status> = new Set([
-  "integrated",
-  "succeeded",
-  "failed",
-  "blocked",
-  "discarded",
-]);
+export { TERMINAL } from "./constants.ts";
 
 export type Caller =
   | "trae"

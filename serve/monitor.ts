@@ -9,6 +9,7 @@ import type { EnvReader, SpotPaths } from "../store/paths.ts";
 import type { RunIndex } from "../store/run_index.ts";
 import { type ProcessResult, spawnInteractive, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
+import { type Status, TERMINAL } from "../schemas/run_state.ts";
 
 export const DEFAULT_SESSION = "spot-monitor";
 /** More panes than this are too small to read; the rest are listed, not shown. */
@@ -36,18 +37,21 @@ export interface MonitorOptions {
   interactive?: boolean;
 }
 
-/** Active runs, and runs whose worker.log changed lately (Deno.stat: the same on Linux and macOS). */
+/**
+ * Active runs, then runs not ended whose worker.log changed lately (one starting has no state yet), each kind
+ * in the order they started; an ended run is never followed (Deno.stat: the same on Linux and macOS).
+ */
 export async function monitoredRuns(
   paths: SpotPaths,
   index: RunIndex,
   now = Date.now(),
 ): Promise<MonitoredRun[]> {
   await index.refresh();
-  const status = new Map(
-    index.summaries({ active: true }).map((
-      s,
-    ) => [(s as { runId: string }).runId, (s as { status: string }).status]),
-  );
+  // The index lists newest first (by creation time in milliseconds, then id): its reverse is start order,
+  // which ids alone do not give for two runs created in the same second.
+  const active = index.summaries({ active: true }) as { runId: string; status: string }[];
+  const status = new Map(active.map((s) => [s.runId, s.status]));
+  const started = new Map(active.map((s, i) => [s.runId, active.length - i]));
   const out: MonitoredRun[] = [];
   try {
     for await (const entry of Deno.readDir(paths.runsDir)) {
@@ -57,16 +61,23 @@ export async function monitoredRuns(
         out.push({ runId: entry.name, status: status.get(entry.name)!, log, why: "active status" });
         continue;
       }
+      // An ended run's log says nothing more, however recently it was written.
+      const known = index.statusOf(entry.name);
+      if (known !== null && TERMINAL.has(known as Status)) continue;
       const mtime = await Deno.stat(log).then((i) => i.mtime?.getTime() ?? 0, () => 0);
       if (mtime > 0 && now - mtime < FRESH_MS) {
         const why = "worker.log changed in the last 10 minutes";
-        out.push({ runId: entry.name, status: index.statusOf(entry.name), log, why });
+        out.push({ runId: entry.name, status: known, log, why });
       }
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  return out.sort((a, b) => a.runId.localeCompare(b.runId));
+  // Active runs first, so the panes go to them; in the order they started within each kind (ids begin with
+  // the time), so a pane keeps its place as runs come and go.
+  const rank = (r: MonitoredRun) => r.why === "active status" ? 0 : 1;
+  const order = (r: MonitoredRun) => started.get(r.runId) ?? 0;
+  return out.sort((a, b) => rank(a) - rank(b) || order(a) - order(b) || a.runId.localeCompare(b.runId));
 }
 
 /** Single-quotes a word for the shell tmux hands pane commands to. */
@@ -154,6 +165,9 @@ export interface MonitorResult {
   runs: MonitoredRun[];
   /** --list: how many of them would get a pane. */
   shown?: number;
+  /** --list: the panes' cap (`PI_MONITOR_MAX`), and the runs past it that would get none. */
+  maxPanes?: number;
+  notShown?: string[];
   killed?: boolean;
   created?: boolean;
   added?: string[];
@@ -166,7 +180,10 @@ export async function monitor(o: MonitorOptions): Promise<MonitorResult> {
   const session = o.env("PI_MONITOR_SESSION") || DEFAULT_SESSION;
   const max = Number(o.env("PI_MONITOR_MAX")) || DEFAULT_MAX_PANES;
   const runs = await monitoredRuns(o.paths, o.index, (o.now ?? Date.now)());
-  if (o.list) return { session, runs, shown: Math.min(runs.length, max) };
+  if (o.list) {
+    const notShown = runs.slice(max).map((r) => r.runId);
+    return { session, runs, shown: Math.min(runs.length, max), maxPanes: max, notShown };
+  }
   const tmux = tmuxFor(o.env);
   const exists = (await tmux.run(["has-session", "-t", session])).exitCode === 0;
   if (o.kill) {

@@ -43,7 +43,7 @@ async function setUtime(path: string, minutesAgo: number): Promise<void> {
   await Deno.utime(path, t, t);
 }
 
-Deno.test("monitoredRuns() takes active runs and runs whose worker.log changed in the last 10 minutes", async () => {
+Deno.test("monitoredRuns() takes active runs, then runs not ended whose worker.log changed in the last 10 minutes", async () => {
   const h = await fixtureHome();
   try {
     await writeFixtureRun(h.paths, fixtureState("run-active", { status: "reviewing" }));
@@ -55,11 +55,16 @@ Deno.test("monitoredRuns() takes active runs and runs whose worker.log changed i
     await writeFixtureRun(h.paths, fixtureState("run-done", { status: "integrated" }));
     await Deno.mkdir(join(h.paths.runsDir, "run-nostate"));
     await Deno.writeTextFile(join(h.paths.runsDir, "run-nostate", "worker.log"), "starting\n");
+    await writeFixtureRun(h.paths, fixtureState("run-zfresh", { status: "approved" }), { workerLog: "x\n" });
+    // Sorts after run-nostate, but active runs come first.
+    await writeFixtureRun(h.paths, fixtureState("run-zactive", { status: "running" }));
     const runs = await monitoredRuns(h.paths, h.index);
+    // Active first; an ended run (run-fresh failed just now) is not followed, whatever its log's age.
     assert.deepEqual(runs.map((r) => [r.runId, r.status]), [
       ["run-active", "reviewing"],
-      ["run-fresh", "failed"],
+      ["run-zactive", "running"],
       ["run-nostate", null],
+      ["run-zfresh", "approved"],
     ]);
   } finally {
     await h.cleanup();

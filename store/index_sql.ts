@@ -3,7 +3,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { RunEntry } from "./run_entry.ts";
 
 /** Bump when the table or a row's meaning changes: an index of another version is dropped and rebuilt. */
-export const SCHEMA_VERSION = "2";
+export const SCHEMA_VERSION = "3";
 
 export const INDEX_SCHEMA = `
 CREATE TABLE runs (

@@ -5,6 +5,7 @@
  */
 import type { RunState, Status } from "../schemas/run_state.ts";
 import { estimateSavings } from "../usage/savings.ts";
+import { landingOf } from "../usage/landing.ts";
 import { fromPiWorkerState, isPiWorkerState } from "./legacy_run.ts";
 
 /** Statuses `list --running` shows: a run someone is, or should be, working on. */
@@ -65,7 +66,17 @@ export interface RunEntry {
 
 /** The part of metrics.json the index reads (written by `spot report`). */
 export interface MetricsSavings {
-  parentSavings?: { estimatedTokensAvoided?: unknown; parentTokensSpent?: unknown };
+  parentSavings?: { estimatedTokensAvoided?: unknown; parentTokensSpent?: unknown; landed?: unknown };
+}
+
+/** A landed run's avoided tokens: its report's, unless that report was made before the work landed. */
+function landedAvoided(
+  u: RunState["workerUsage"],
+  status: string,
+  reported: MetricsSavings["parentSavings"],
+) {
+  const fromReport = reported?.landed === false ? null : count(reported?.estimatedTokensAvoided);
+  return fromReport ?? estimateSavings(u, { status }).estimatedTokensAvoided;
 }
 
 const STRINGS = ["runId", "status", "caller", "createdAt", "updatedAt"] as const;
@@ -101,8 +112,8 @@ export function toEntry(state: RunState, goal: string | null, metrics: MetricsSa
     tokensCached: u.cacheRead,
     costUsd: typeof state.workerCostUsd === "number" ? state.workerCostUsd : 0,
     verification: typeof state.lastVerificationPassed === "boolean" ? state.lastVerificationPassed : null,
-    tokensAvoided: count(reported?.estimatedTokensAvoided) ??
-      estimateSavings(u, null).estimatedTokensAvoided,
+    // Only landed work counts, whatever an earlier report (made while the run was under way) wrote.
+    tokensAvoided: landingOf(state.status).landed ? landedAvoided(u, state.status, reported) : 0,
     parentTokensSpent: count(reported?.parentTokensSpent),
     reportAt: state.lastReportAt ?? null,
   };

@@ -108,7 +108,7 @@ export class RunIndex {
     return query.pageRuns(this.#conn.db, q);
   }
 
-  /** Summaries oldest first; with `limit`, the newest `limit` of them (after skipping `offset` newer ones). */
+  /** Summaries newest first; with `limit`, at most `limit` of them, after skipping the `offset` newest. */
   summaries(filter: query.RunFilter = {}, page: { limit?: number; offset?: number } = {}): unknown[] {
     return query.runSummaries(this.#conn.db, filter, page);
   }

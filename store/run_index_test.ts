@@ -35,7 +35,7 @@ Deno.test("refresh() builds a missing index from the run directories", async () 
     await writeFixtureRun(paths, fixtureState("run-b", { status: "failed" }, "2025-01-01T00:00:02.000Z"));
     assert.deepEqual(ids(index), []);
     await index.refresh();
-    assert.deepEqual(ids(index), ["run-a", "run-b"]);
+    assert.deepEqual(ids(index), ["run-b", "run-a"]);
     assert.deepEqual(ids(index, { status: "failed" }), ["run-b"]);
   });
 });
@@ -56,8 +56,8 @@ Deno.test("refresh() does not reread run directories when the runs folder is unc
     await writeFixtureRun(paths, fixtureState("run-b", {}, "2025-01-02T00:00:00.000Z"));
     await index.refresh();
     assert.deepEqual(index.summaries().map((s) => (s as { status: string }).status), [
-      "blocked",
       "integrated",
+      "blocked",
     ]);
   });
 });
@@ -188,5 +188,26 @@ Deno.test("an index written by another schema version is dropped and rebuilt", a
     await again.refresh();
     assert.deepEqual(ids(again), ["run-a"]);
     again.close();
+  });
+});
+
+Deno.test("only landed runs add to the avoided total, whatever a report made earlier said", async () => {
+  await withIndex(async (paths, index) => {
+    const reported = { lastReportAt: "2025-02-01T00:00:00.000Z" };
+    // An older spot counted a blocked run; a report made while under way counted nothing yet.
+    const older = { parentSavings: { estimatedTokensAvoided: 5000, parentTokensSpent: 1000 } };
+    const early = { parentSavings: { estimatedTokensAvoided: 0, landed: false, parentTokensSpent: 10 } };
+    await writeFixtureRun(paths, fixtureState("run-blocked", { status: "blocked", ...reported }), {
+      metrics: older,
+    });
+    await writeFixtureRun(paths, fixtureState("run-reviewing", { status: "reviewing" }));
+    await writeFixtureRun(paths, fixtureState("run-landed-later", reported), { metrics: early });
+    await index.refresh();
+    const avoided = Object.fromEntries(index.page().map((e) => [e.summary.runId, e.tokensAvoided]));
+    // The fixture's worker used 1900 tokens (1200 in, 400 cache read, 300 out).
+    assert.deepEqual(avoided, { "run-blocked": 0, "run-reviewing": 0, "run-landed-later": 1900 });
+    assert.equal(index.totals().tokensAvoided, 1900);
+    // The blocked run's parent spend still counts: the parent spent it on a delegation that gave nothing.
+    assert.deepEqual(index.totals().metered, { runs: 2, parentTokensSpent: 1010, tokensAvoided: 1900 });
   });
 });

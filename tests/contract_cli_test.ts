@@ -130,7 +130,7 @@ Deno.test("prepare refuses a baseRevision that is not HEAD, and fills runId, roo
 
 Deno.test("prepare refuses an episode with an unknown op before building anything", async () => {
   const env = await spotEnv();
-  const sc = await demoScenario(env.dir, [{ op: "teleport", path: "x" }]);
+  const sc = await demoScenario(env.dir, [{ op: "say", text: "hi" }, { op: "wrte", path: "x" }]);
   const r = await spot(
     env,
     sc.repo,
@@ -143,7 +143,13 @@ Deno.test("prepare refuses an episode with an unknown op before building anythin
     sc.episodeFile,
   );
   assert.equal(r.code, 2);
-  assert.equal((r.json.error as { code: string }).code, "EPISODE_INVALID");
+  const error = r.json.error as { code: string; message: string; details: Record<string, unknown> };
+  assert.equal(error.code, "EPISODE_INVALID");
+  // The bad line is named, and what an op may be (a newcomer got only `Unknown op "wrte"`).
+  assert.match(error.message, /: line 2: Unknown op "wrte"$/);
+  assert.equal(error.details.line, 2);
+  assert.equal(error.details.file, sc.episodeFile);
+  assert.match(String(error.details.hint), /write, delete, say/);
   assert.deepEqual(await runsDirEntries(env.stateDir), []);
   await Deno.remove(env.dir, { recursive: true });
 });

@@ -177,15 +177,23 @@ Deno.test("a Claude Code parent is metered from its session without a rate card;
     const lines = await fixtureLines("claude");
     const live = await liveSession("claude", home, chunk(lines, 0, EXPECTED.claude.splitLine));
     const sc = await demoScenario(env.dir);
-    await ok(env, sc.repo, "parent-meter", "--output", "start.json");
+    // Outside the repository: a snapshot left in the checkout would block integration (uncommitted work).
+    const start = join(env.dir, "start.json");
+    await ok(env, sc.repo, "parent-meter", "--output", start);
     const prep = await ok(
       env,
       sc.repo,
       ...["prepare", "--task", sc.taskFile, "--profile", "replay", "--model", sc.episodeFile],
-      ...["--usage-start", "start.json"],
+      ...["--usage-start", start],
     );
     const id = String(prep.json.runId);
     await ok(env, sc.repo, "run", "--id", id);
+    // Only landed work avoids parent tokens: take the run to integration.
+    const verify = await ok(env, sc.repo, "verify", "--id", id);
+    if (verify.json.status === "selfReviewing") await ok(env, sc.repo, "self-review", "--id", id);
+    const review = await approveFile(env.dir, String(verify.json.diffSha256));
+    await ok(env, sc.repo, "approve", "--id", id, "--review", review, "--message", "Fix add()");
+    await ok(env, sc.repo, "integrate", "--id", id);
     await live.append(chunk(lines, EXPECTED.claude.splitLine));
     const report = await ok(env, sc.repo, "report", "--id", id, "--chatgpt-image-generations", "2");
     const ps = report.json.parentSavings as Record<string, unknown>;

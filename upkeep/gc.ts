@@ -8,12 +8,15 @@
  */
 import { releaseWorktree } from "../lifecycle/release.ts";
 import { coordinatorAlive } from "../graphs/store.ts";
-import { type RunState, TERMINAL } from "../schemas/run_state.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import type { SpotContext } from "../store/context.ts";
 import { readLeases } from "../store/ledger.ts";
 import { probeRunLock } from "../store/lock.ts";
 import { stampAlive } from "../base/proc_table.ts";
 import { reportRun } from "../verbs/report.ts";
+import { branchExists } from "../git/repo.ts";
+import { dropKeptBranch } from "./kept_branch.ts";
 import { decideGc, DEFAULT_OLDER_THAN, parseAge } from "./gc_plan.ts";
 import { type Leftover, strays } from "./strays.ts";
 
@@ -29,6 +32,8 @@ export interface Collected {
   owner?: RunState["owner"];
   worktree: string;
   branch: string;
+  /** Cleaned before (`spot cleanup` kept its branch): only the branch is left to remove. */
+  branchOnly?: true;
   /** Where its changes were saved (with --confirm; null when the worktree held none or was gone). */
   diffFile?: string | null;
 }
@@ -81,7 +86,18 @@ async function collect(
   try {
     const now = await ctx.store.load(state.runId);
     // Judged a moment ago without the lock: a run recovered or cleaned since is not this gc's any more.
-    if (!TERMINAL.has(now.status) || now.cleanedAt) throw new Error(`it is ${now.status} now`);
+    if (!TERMINAL.has(now.status) || now.cleanedAt !== state.cleanedAt) {
+      throw new Error(`it is ${now.status} now`);
+    }
+    if (now.cleanedAt) {
+      const diffFile = await dropKeptBranch(ctx, now);
+      await ctx.store.save({ ...now, cleanedAt: ctx.now() });
+      await ctx.store.event(now.runId, {
+        type: "note",
+        message: "Collected by spot gc: the kept branch removed",
+      });
+      return { diffFile, reclaimed: lock.reclaimed.map((r) => ({ ...r, runId: now.runId })) };
+    }
     const released = await releaseWorktree(ctx, now, { deleteBranch: true });
     await ctx.store.save({ ...now, cleanedAt: ctx.now() });
     await ctx.store.event(now.runId, {
@@ -112,7 +128,14 @@ export async function gcRuns(ctx: SpotContext, options: GcOptions = {}) {
       : await probeRunLock(ctx.store.file(state.runId, ".lock")).catch(() => null);
     const locked = !state.origin && probe === null;
     probe?.release();
-    const decision = decideGc({ ...state, locked, jobCoordinatorAlive: await jobAlive(ctx, state) }, {
+    const branchLeft = !!state.cleanedAt && !state.origin &&
+      await branchExists(state.sourceRoot, state.workerBranch).catch(() => false);
+    const decision = decideGc({
+      ...state,
+      locked,
+      branchLeft,
+      jobCoordinatorAlive: await jobAlive(ctx, state),
+    }, {
       now,
       olderThanMs,
       olderThan,
@@ -140,7 +163,11 @@ export async function gcRuns(ctx: SpotContext, options: GcOptions = {}) {
       status: state.status,
       ...(state.owner ? { owner: state.owner } : {}),
     };
-    const where = { worktree: state.worktreePath, branch: state.workerBranch };
+    const where = {
+      worktree: state.worktreePath,
+      branch: state.workerBranch,
+      ...(branchLeft ? { branchOnly: true as const } : {}),
+    };
     if (!confirm) {
       collected.push({ ...entry, ...where });
       reclaimed.push(...await deadLeases(ctx, state.runId));
@@ -165,7 +192,8 @@ export async function gcRuns(ctx: SpotContext, options: GcOptions = {}) {
   return {
     confirm,
     olderThan,
-    collected,
+    // A preview removes nothing: what it would collect is `wouldCollect`, and `collected` stays empty.
+    ...(confirm ? { collected } : { wouldCollect: collected, collected: [] }),
     retained,
     reclaimed: [...reclaimed, ...stray],
     alreadyClean,

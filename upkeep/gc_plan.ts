@@ -1,10 +1,11 @@
 /**
- * Whether `spot gc` may collect a run (its worktree and branch; the run directory stays), as a pure function
+ * Whether `spot gc` may collect a run (its worktree and branch, or the branch a cleanup kept; the run directory
+ * stays), as a pure function
  * of what was found: only an ended run, untouched for the window, that no process works on and no live job
  * still needs. Anything else is kept, with the reason and, where there is one, the command that moves it on.
  */
 import type { RunOwner, Status } from "../schemas/run_state.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import { SpotError } from "../errors.ts";
 
 export interface GcFacts {
@@ -15,6 +16,8 @@ export interface GcFacts {
   owner?: RunOwner;
   updatedAt: string;
   cleanedAt: string | null;
+  /** Cleaned before, its worker branch is still there (`spot cleanup` keeps a failed or blocked run's). */
+  branchLeft?: boolean;
   /** A process holds the run's lock now. */
   locked: boolean;
   /** The run belongs to a job whose coordinator runs. */
@@ -55,7 +58,8 @@ export function decideGc(
     ...(nextCommand ? { nextCommand } : {}),
   });
   if (f.origin) return retain("the original pi-worker wrote it, and spot only reads such runs");
-  if (f.cleanedAt) return { kind: "clean" };
+  // A cleaned run whose branch `spot cleanup` kept is judged like any other: past the window, the branch goes.
+  if (f.cleanedAt && !f.branchLeft) return { kind: "clean" };
   if (f.locked) return retain("RUN_LOCKED: a process is working on it now");
   if (f.awaitingJob) {
     return retain(

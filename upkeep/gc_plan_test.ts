@@ -55,3 +55,11 @@ Deno.test("decideGc() keeps, with the reason, what must stay", () => {
     nextCommand: "spot discard --id r1",
   });
 });
+
+Deno.test("decideGc() judges a cleaned run whose branch was kept like any other run", () => {
+  const cleaned = { status: "blocked" as const, cleanedAt: "2026-12-01T00:00:00.000Z", branchLeft: true };
+  assert.equal(reason(cleaned), "collect");
+  assert.match(reason({ ...cleaned, updatedAt: "2026-12-09T00:00:00.000Z" }), /less than 7d ago/);
+  assert.match(reason({ ...cleaned, locked: true }), /RUN_LOCKED/);
+  assert.equal(reason({ ...cleaned, branchLeft: false }), "clean");
+});

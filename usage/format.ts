@@ -17,9 +17,17 @@ export function usageLine(u: Usage): string {
     `${int(u.output)} out`;
 }
 
+/** Why nothing is counted, for a run whose work has not landed (or did not); empty for landed work. */
+export function notLanded(s: Pick<ParentSavings, "landed" | "notLandedReason">): string {
+  // metrics.json from before `landed` existed has neither field: it was counted, as it was then.
+  return s.landed === false && s.notLandedReason ? ` (${s.notLandedReason})` : "";
+}
+
 /** The one sentence every view leads with. */
 export function headline(s: ParentSavings): string {
-  const lead = `Parent tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}`;
+  const lead = `Parent tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}${
+    notLanded(s)
+  }`;
   if (s.parentTokensSpent === null) return `${lead}; parent spend not measured: ${s.parentUnavailableReason}`;
   const ratio = s.savingRatio === null ? "n/a" : pct(s.savingRatio);
   return `${lead}; saving ratio ${ratio} against ${
@@ -44,4 +52,15 @@ export function moneyLine(s: ParentSavings): string {
   if (s.money.usd) parts.push(`${moneyPart(s.money.usd, usd)} (${s.money.usd.basis})`);
   return `In money (rate card ${card.model}, effective ${card.effectiveDate}, source ${card.source}): ` +
     (parts.length ? parts.join("; ") : `not priced (${s.moneyUnavailableReason})`);
+}
+
+/**
+ * The worker's model as a person named it: `provider/model` (a model already named under its provider kept
+ * whole, never cut to its last segment), and for the replay worker the episode file it played, in full.
+ * No spaces, so it fits a `model=` field.
+ */
+export function modelLabel(w: { adapter: string; provider: string; model: string }): string {
+  if (w.adapter === "replay") return `replay:${w.model || "(built-in episode)"}`;
+  if (!w.model) return w.provider;
+  return w.model.startsWith(`${w.provider}/`) ? w.model : `${w.provider}/${w.model}`;
 }

@@ -9,8 +9,10 @@ import type { RunState } from "../schemas/run_state.ts";
 import { buildCohort, type Cohort, type CohortRun } from "./cohort.ts";
 import { headline } from "./format.ts";
 import type { ParentSection } from "./parent/section.ts";
+import { landingOf } from "./landing.ts";
 import {
   computeParentSavings,
+  countedUsage,
   type ParentMeasurement,
   type ParentSavings,
   SAVINGS_BASIS,
@@ -108,9 +110,11 @@ function cash(savings: ParentSavings, worker: WorkerSummary, integrated: boolean
 export function buildMetrics(input: MetricsInput): Metrics {
   const { state } = input;
   const worker = summarizeWorker({ events: input.events, state, pricing: input.pricing });
-  const counted = counterfactualUsage(worker);
+  const landing = landingOf(state.status);
+  const counterfactual = counterfactualUsage(worker);
   const parentSavings = computeParentSavings({
-    counterfactual: counted,
+    counterfactual,
+    landing,
     parent: input.parent.measurement,
     rateCard: input.rateCard,
     subscription: input.subscription,
@@ -151,7 +155,8 @@ export function buildMetrics(input: MetricsInput): Metrics {
       label: "estimate-not-ab-test",
       basis: SAVINGS_BASIS,
       phasesCounted: ["run", "revise"],
-      workerUsageCounted: counted,
+      // Zero unless the work landed: the parent did not avoid work that never reached the user.
+      workerUsageCounted: countedUsage(counterfactual, landing),
     },
     cash: cash(parentSavings, worker, integrated),
     visual: {

@@ -4,7 +4,7 @@
  * (`report --format parent`), in the order the seed asks for.
  */
 import type { RunState } from "../schemas/run_state.ts";
-import { credits, int, moneyLine, pct, usageLine, usd } from "./format.ts";
+import { credits, int, modelLabel, moneyLine, notLanded, pct, usageLine, usd } from "./format.ts";
 import type { Metrics } from "./metrics.ts";
 
 /** What the views need besides metrics: the run's own facts. */
@@ -40,7 +40,7 @@ function workerLine(m: Metrics): string {
         : `${w.costSource === "reported" ? "reported by the CLI" : "reported, rest from pricing"}`
     })`;
   const billed = w.credits === null ? "" : `, ${credits(w.credits)}`;
-  return `${w.profile} (${w.provider}/${w.model.split("/").pop()}), ${w.attempts} attempt(s), ` +
+  return `${w.profile} (${modelLabel(w)}), ${w.attempts} attempt(s), ` +
     `${(w.durationMs / 1000).toFixed(1)}s: ${usageLine(w.usage)}; ${cost}${billed}`;
 }
 
@@ -127,7 +127,9 @@ export function renderParentText(m: Metrics, f: RunFacts): string {
     `Revisions: ${q.revisionRounds}`,
     `Commit: ${short(f.state.implementationCommit)} on branch ${f.state.workerBranch}`,
     `Integration: ${integration(m, f)}`,
-    `Main-model tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}; ${avoided}. ` +
+    `Main-model tokens avoided (estimate, not an A/B test): ${int(s.estimatedTokensAvoided)}${
+      notLanded(s)
+    }; ${avoided}. ` +
     `Basis: ${s.basis}`,
     moneyLine(s),
     `Worker usage: ${workerLine(m)}`,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { SpotEvent } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { int, pct, usd } from "./format.ts";
+import { int, modelLabel, pct, usd } from "./format.ts";
 import { buildMetrics, type MetricsInput } from "./metrics.ts";
 import { measureParent } from "./parent/section.ts";
 import { renderParentText, renderReportMd, type RunFacts } from "./report_text.ts";
@@ -154,4 +154,19 @@ Deno.test("an unmeasured parent reads as not measured, with the reason, everywhe
   assert.ok(md.includes("In money: not priced (no parentRateCard in the config)"));
   assert.ok(renderParentText(m, FACTS).includes("parent spend not measured: no start snapshot"));
   assert.equal(m.cohort.sampleSize, 0);
+});
+
+Deno.test("modelLabel() keeps a model named under its provider whole and names a replay episode in full", () => {
+  assert.equal(
+    modelLabel({ adapter: "opencode", provider: "opencode", model: "opencode/hy3-free" }),
+    "opencode/hy3-free",
+  );
+  assert.equal(
+    modelLabel({ adapter: "pi", provider: "openrouter", model: "deepseek/deepseek-v4" }),
+    "openrouter/deepseek/deepseek-v4",
+  );
+  assert.equal(
+    modelLabel({ adapter: "replay", provider: "replay", model: "/tmp/x/fix.jsonl" }),
+    "replay:/tmp/x/fix.jsonl",
+  );
 });

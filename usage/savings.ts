@@ -9,12 +9,14 @@ import type { ParentRateCard, ParentSubscription } from "../schemas/config.ts";
 import type { Usage } from "../schemas/events.ts";
 import type { ParentUsage } from "./parent/usage.ts";
 import { priceAt, usdPerCredit, WEEKS_PER_MONTH } from "./pricing.ts";
+import { type Landing, landingOf } from "./landing.ts";
 
 export const SAVINGS_BASIS =
   "counterfactual: done directly, the parent's model would have processed about as " +
   "many tokens as the worker used on its implementation and revision turns (input + cache read + cache write + " +
   "output), on top of what the parent spent on delegation; self-review turns are delegation overhead and are not " +
-  "counted; savingRatio = avoided / (avoided + parent spent)";
+  "counted; only work that landed (integrated, or a read-only turn that succeeded) counts: a blocked, failed or " +
+  "discarded run avoided nothing, and a run under way nothing yet; savingRatio = avoided / (avoided + parent spent)";
 
 /** Money saved, in one unit (USD or the plan's credits). */
 export interface MoneyFigures {
@@ -32,8 +34,12 @@ export interface MoneyFigures {
 export interface ParentSavings {
   /** Always this: an estimate from the worker's usage, not an A/B test. */
   label: "estimate-not-ab-test";
-  /** Parent tokens the worker's turns stand for. */
+  /** Parent tokens the worker's turns stand for; 0 unless the work landed. */
   estimatedTokensAvoided: number;
+  /** The work landed (integrated, or a read-only turn succeeded): only then is anything avoided. */
+  landed: boolean;
+  /** Why nothing is counted, when the work has not landed (or did not). */
+  notLandedReason: string | null;
   /** What the parent spent on the task, when measured. */
   parentTokensSpent: number | null;
   /** The share of tokens saved, when the parent was measured. */
@@ -61,6 +67,8 @@ export type ParentMeasurement =
 export interface SavingsInput {
   /** The worker's usage on the turns the parent would otherwise have done (run and revise). */
   counterfactual: Usage;
+  /** Whether that work landed; only landed work is counted. */
+  landing: Landing;
   parent: ParentMeasurement;
   rateCard: ParentRateCard | null;
   subscription: ParentSubscription | null;
@@ -83,6 +91,13 @@ function figures(avoided: number, spent: number | null): MoneyFigures {
   };
 }
 
+const NOTHING: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+
+/** What is counted as avoided: the worker's turns if their work landed, nothing otherwise. */
+export function countedUsage(counterfactual: Usage, landing: Landing): Usage {
+  return landing.landed ? counterfactual : NOTHING;
+}
+
 function money(input: SavingsInput): Pick<ParentSavings, "money" | "moneyUnavailableReason"> {
   const card = input.rateCard;
   if (!card) return { money: null, moneyUnavailableReason: "no parentRateCard in the config" };
@@ -95,7 +110,10 @@ function money(input: SavingsInput): Pick<ParentSavings, "money" | "moneyUnavail
   }
   const spentUsage = parent.available ? parent.usage : null;
   const price = (rates: Parameters<typeof priceAt>[0]) =>
-    figures(priceAt(rates, input.counterfactual), spentUsage && priceAt(rates, spentUsage));
+    figures(
+      priceAt(rates, countedUsage(input.counterfactual, input.landing)),
+      spentUsage && priceAt(rates, spentUsage),
+    );
   const credits = card.creditsPerMillion ? price(card.creditsPerMillion) : null;
   let usd: (MoneyFigures & { basis: string }) | null = null;
   if (card.usdPerMillion) usd = { ...price(card.usdPerMillion), basis: "rate card usdPerMillion" };
@@ -125,13 +143,17 @@ function money(input: SavingsInput): Pick<ParentSavings, "money" | "moneyUnavail
 }
 
 export function computeParentSavings(input: SavingsInput): ParentSavings {
-  const avoided = totalTokens(input.counterfactual);
+  const { landing } = input;
+  const avoided = totalTokens(countedUsage(input.counterfactual, landing));
   const spent = input.parent.available ? input.parent.totalTokens : null;
   return {
     label: "estimate-not-ab-test",
     estimatedTokensAvoided: avoided,
+    landed: landing.landed,
+    notLandedReason: landing.reason,
     parentTokensSpent: spent,
-    savingRatio: savingRatio(avoided, spent),
+    // A run under way has no ratio yet; one that ended without landing saved nothing of what the parent spent.
+    savingRatio: landing.landed || landing.ended ? savingRatio(avoided, spent) : null,
     basis: SAVINGS_BASIS,
     parentMeasured: input.parent.available,
     parentUnavailableReason: input.parent.available ? null : input.parent.reason,
@@ -140,12 +162,17 @@ export function computeParentSavings(input: SavingsInput): ParentSavings {
 }
 
 /**
- * The token-only estimate from totals, for views of runs not reported yet.
- * `report` uses computeParentSavings with the per-phase usage and the meter.
+ * The token-only estimate from totals, for views of runs not reported yet: counted only when the run's work
+ * landed. `report` uses computeParentSavings with the per-phase usage and the meter.
  */
-export function estimateSavings(worker: Usage, parentSpent: number | null): ParentSavings {
+export function estimateSavings(
+  worker: Usage,
+  options: { status: string; parentSpent?: number | null },
+): ParentSavings {
+  const parentSpent = options.parentSpent ?? null;
   return computeParentSavings({
     counterfactual: worker,
+    landing: landingOf(options.status),
     parent: parentSpent === null ? { available: false, reason: "not measured yet: run `spot report`" } : {
       available: true,
       agent: "unknown",

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import type { ParentRateCard } from "../schemas/config.ts";
 import { computeParentSavings, estimateSavings, type ParentMeasurement } from "./savings.ts";
 import { WEEKS_PER_MONTH } from "./pricing.ts";
+import { landingOf } from "./landing.ts";
+
+const LANDED = landingOf("integrated");
 
 const WORKER = { input: 1800, output: 240, cacheRead: 600, cacheWrite: 0 };
 const PARENT_USAGE = { input: 2000, cacheRead: 8000, cacheWrite: 0, output: 560, reasoning: 100 };
@@ -21,6 +24,7 @@ const CARD: ParentRateCard = {
 Deno.test("computeParentSavings() counts the worker's tokens as avoided and computes the ratio", () => {
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: MEASURED,
     rateCard: null,
     subscription: null,
@@ -37,6 +41,7 @@ Deno.test("computeParentSavings() counts the worker's tokens as avoided and comp
 Deno.test("computeParentSavings() gives no ratio when the parent was not measured", () => {
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: { available: false, reason: "trae is not metered" },
     rateCard: CARD,
     subscription: null,
@@ -51,6 +56,7 @@ Deno.test("computeParentSavings() gives no ratio when the parent was not measure
 Deno.test("computeParentSavings() prices both sides at the parent's rate card, dated and sourced", () => {
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: MEASURED,
     rateCard: CARD,
     subscription: null,
@@ -74,6 +80,7 @@ Deno.test("computeParentSavings() turns credits into dollars through the subscri
   const plan = { plan: "plus", monthlyUsd: 20, weeklyAllowanceCredits: 140 };
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: MEASURED,
     rateCard: CARD,
     subscription: plan,
@@ -92,6 +99,7 @@ Deno.test("computeParentSavings() uses a dollar rate card as is", () => {
   };
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: MEASURED,
     rateCard: card,
     subscription: null,
@@ -104,6 +112,7 @@ Deno.test("computeParentSavings() uses a dollar rate card as is", () => {
 Deno.test("computeParentSavings() will not price one agent's tokens at another agent's card", () => {
   const s = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: { ...MEASURED, agent: "claude-code" },
     rateCard: { ...CARD, agent: "codex" },
     subscription: null,
@@ -113,6 +122,7 @@ Deno.test("computeParentSavings() will not price one agent's tokens at another a
   // Near miss: the same card for the right agent prices.
   const ok = computeParentSavings({
     counterfactual: WORKER,
+    landing: LANDED,
     parent: MEASURED,
     rateCard: { ...CARD, agent: "codex" },
     subscription: null,
@@ -121,6 +131,27 @@ Deno.test("computeParentSavings() will not price one agent's tokens at another a
 });
 
 Deno.test("estimateSavings() keeps the token-only estimate for views of unreported runs", () => {
-  assert.equal(estimateSavings(WORKER, null).estimatedTokensAvoided, 2640);
-  assert.equal(estimateSavings(WORKER, 7920).savingRatio, 0.25);
+  assert.equal(estimateSavings(WORKER, { status: "integrated" }).estimatedTokensAvoided, 2640);
+  assert.equal(estimateSavings(WORKER, { status: "integrated", parentSpent: 7920 }).savingRatio, 0.25);
+  assert.equal(estimateSavings(WORKER, { status: "blocked" }).estimatedTokensAvoided, 0);
+});
+
+Deno.test("computeParentSavings() counts nothing for work that did not land, and says why", () => {
+  const input = { counterfactual: WORKER, parent: MEASURED, rateCard: CARD, subscription: null };
+  const blocked = computeParentSavings({ ...input, landing: landingOf("blocked") });
+  assert.equal(blocked.estimatedTokensAvoided, 0);
+  assert.equal(blocked.landed, false);
+  assert.match(blocked.notLandedReason!, /did not land \(the run is blocked\)/);
+  // The parent spent tokens on a delegation that gave it nothing: its ratio is 0, not missing.
+  assert.equal(blocked.savingRatio, 0);
+  assert.equal(blocked.money?.credits?.avoided, 0);
+  const reviewing = computeParentSavings({ ...input, landing: landingOf("reviewing") });
+  assert.equal(reviewing.estimatedTokensAvoided, 0);
+  assert.equal(reviewing.savingRatio, null, "a run under way has no ratio yet");
+  assert.match(reviewing.notLandedReason!, /not landed \(the run is reviewing\); it counts once integrated/);
+  for (const status of ["integrated", "succeeded"]) {
+    const landed = computeParentSavings({ ...input, landing: landingOf(status) });
+    assert.equal(landed.estimatedTokensAvoided, 2640, status);
+    assert.equal(landed.notLandedReason, null);
+  }
 });

@@ -1,7 +1,7 @@
 /** `cleanup`: remove a finished run's worktree and branch; the run directory stays, with the worktree's diff. */
 import { SpotError } from "../errors.ts";
 import { releaseWorktree } from "../lifecycle/release.ts";
-import { TERMINAL } from "../schemas/run_state.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { Reclaimed } from "../store/ledger.ts";
 
@@ -23,7 +23,15 @@ export interface CleanupResult {
   reclaimed: Reclaimed[];
 }
 
-export async function cleanupRun(ctx: SpotContext, runId: string): Promise<CleanupResult> {
+/**
+ * `keepBranch`: a job's builder run that ended `integrated` though its work no longer stands (rolled back, or
+ * replaced by a repair after a rollback) keeps the commit of that work on its branch.
+ */
+export async function cleanupRun(
+  ctx: SpotContext,
+  runId: string,
+  options: { keepBranch?: boolean } = {},
+): Promise<CleanupResult> {
   const lock = await ctx.store.lock(runId);
   try {
     const state = await ctx.store.load(runId);
@@ -49,8 +57,8 @@ export async function cleanupRun(ctx: SpotContext, runId: string): Promise<Clean
       });
     }
     // A landed or succeeded run's branch holds nothing to keep; a failed or blocked run's keeps its work.
-    const deleteBranch = state.status === "integrated" || state.status === "succeeded" ||
-      state.status === "discarded";
+    const deleteBranch = !options.keepBranch &&
+      (state.status === "integrated" || state.status === "succeeded" || state.status === "discarded");
     const released = await releaseWorktree(ctx, state, { deleteBranch });
     await ctx.store.save({ ...state, cleanedAt: ctx.now(), updatedAt: ctx.now() });
     return {

@@ -6,23 +6,46 @@ import type { SelfReview } from "../schemas/self_review.ts";
 import type { SpotContext } from "../store/context.ts";
 import { assertSpotRun } from "../store/run_store.ts";
 import { runHunks } from "../gates/review_guide.ts";
+import { endedHint } from "../lifecycle/ended.ts";
+import type { RunState } from "../schemas/run_state.ts";
 
 const encoder = new TextEncoder();
+
+/** No verified diff: verify makes one, unless the run ended first (then verify cannot run on it). */
+function unverified(ctx: SpotContext, state: RunState): SpotError {
+  const runId = state.runId;
+  const ended = endedHint(state);
+  if (!ended) {
+    const next = state.status === "verifying" ? { nextCommand: `spot verify --id ${runId}` } : {};
+    return new SpotError(
+      "STATE_INVALID",
+      `Cannot show the diff of run "${runId}": it has not been verified yet (it is ${state.status})`,
+      { details: { runId, status: state.status, ...next } },
+    );
+  }
+  const saved = ctx.store.file(runId, "diff.patch");
+  return new SpotError(
+    "STATE_INVALID",
+    `Cannot show the diff of run "${runId}": ${ended.said} before it was verified, so it has no verified diff; what its worktree held is kept in ${saved}`,
+    {
+      details: {
+        runId,
+        status: state.status,
+        ended: true,
+        diffFile: saved,
+        hint: `what still works on it: ${ended.commands.join(", ")}`,
+        commands: ended.commands,
+      },
+    },
+  );
+}
 
 export async function diffRun(ctx: SpotContext, runId: string, options: { hunks?: boolean }) {
   const state = await ctx.store.load(runId);
   // The original wrote no diff.patch: an empty list would read as an empty diff.
   assertSpotRun(state, "show the diff of");
   const all = await runHunks(ctx, runId);
-  if (!state.diffSha256) {
-    throw new SpotError(
-      "STATE_INVALID",
-      `Cannot show the diff of run "${runId}": it has not been verified yet`,
-      {
-        details: { nextCommand: `spot verify --id ${runId}` },
-      },
-    );
-  }
+  if (!state.diffSha256) throw unverified(ctx, state);
   const stored = await ctx.store.readJson<ReviewGuide>(runId, "review-guide.json");
   // A guide from an earlier round (the worker revised, self-review has not run yet) says nothing of this diff.
   const guide = stored?.diffSha256 === state.diffSha256 ? stored : null;

@@ -171,6 +171,7 @@ export async function integrateRun(
       };
     }
     requireStatus(state, ["committed"], "integrate");
+    ctx.progress?.(`integrate ${runId}: checking the source checkout, then landing the approved commit`);
     return await withLanding(state.sourceRoot, {
       what: `run ${runId}`,
       held: options.landing,

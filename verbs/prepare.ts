@@ -33,7 +33,7 @@ import { routeForPrepare, type RouteOptions } from "../routing/route.ts";
 import type { RunOwner, RunState } from "../schemas/run_state.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import type { SpotContext } from "../store/context.ts";
-import { readSnapshotFile, START_SNAPSHOT_FILE } from "../usage/parent/snapshot_file.ts";
+import { lazy } from "../base/lazy.ts";
 
 export interface PrepareOptions extends RouteOptions {
   taskFile: string;
@@ -146,7 +146,14 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const usageStartFile = options.usageStart && !isAbsolute(options.usageStart)
     ? resolve(ctx.cwd, options.usageStart)
     : options.usageStart;
-  const usageStart = usageStartFile ? await readSnapshotFile(usageStartFile) : null;
+  // The parent's usage snapshot (and zod, which checks it) only when the parent gave one.
+  const snapshots = usageStartFile
+    ? await lazy<typeof import("../usage/parent/snapshot_file.ts")>(
+      "../usage/parent/snapshot_file.ts",
+      import.meta.url,
+    )
+    : null;
+  const usageStart = usageStartFile && snapshots ? await snapshots.readSnapshotFile(usageStartFile) : null;
   // Admission hands back the run's lock, held from the moment the run exists until its worktree is built.
   const lock = await admit(ctx, state, task);
   try {
@@ -166,7 +173,7 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
       worker: settings,
       usageStart: usageStartFile ?? null,
     });
-    if (usageStart) await ctx.store.writeJson(runId, START_SNAPSHOT_FILE, usageStart);
+    if (usageStart && snapshots) await ctx.store.writeJson(runId, snapshots.START_SNAPSHOT_FILE, usageStart);
     return await buildWorktree(ctx, state, task);
   } finally {
     lock.release();

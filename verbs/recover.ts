@@ -15,11 +15,17 @@ import { withSlotFor } from "../lifecycle/admit.ts";
 import { OWNER_GONE } from "../lifecycle/slots.ts";
 import type { Reclaimed } from "../store/ledger.ts";
 
+/** What `recover` did to a run. */
 export interface RecoverResult {
+  /** The run. */
   runId: string;
+  /** Its status afterwards. */
   status: string;
+  /** Whether it was moved back to a phase to resume (false: nothing to recover). */
   recovered: boolean;
+  /** Why, in words. */
   reason: string;
+  /** The command to run next, or null when there is none. */
   nextCommand: string | null;
   /** What the killed command had left (a pristine tree, a socket directory, a step process), removed. */
   reclaimed: Reclaimed[];

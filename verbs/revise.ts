@@ -17,6 +17,7 @@ import { moveRun } from "../lifecycle/move.ts";
 import { recordInputFile } from "../gates/input_files.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
 import { worktreeOf } from "../lifecycle/worktree.ts";
+import type { RunState } from "../schemas/run_state.ts";
 
 /** What `revise` did: the findings went back to the worker for another turn. */
 export interface ReviseResult {
@@ -28,6 +29,62 @@ export interface ReviseResult {
   revisionRound: number;
   /** The turn resumed a revision an interruption had cut short. */
   recovered?: boolean;
+}
+
+/**
+ * A revision turn that ended well but left the diff exactly as reviewed: the round is spent, and the parent
+ * hears it rather than verifying the same diff again. Checks that passed still hold: the run goes back to
+ * review, where it can be approved as it is. Checks that failed still fail: with a round left the run goes
+ * back to review for another revision; with none left nothing more can come of it, and it ends
+ * REVISION_LIMIT as a failed last round does at verify.
+ */
+async function noChange(
+  ctx: SpotContext,
+  state: RunState,
+  round: number,
+  checksPassed: boolean,
+): Promise<never> {
+  const { runId } = state;
+  const left = ctx.config.maxRevisionRounds - round;
+  const said = `revision round ${round} changed nothing (the diff is exactly as reviewed, ${
+    state.diffSha256?.slice(0, 12)
+  })`;
+  if (!checksPassed && left <= 0) {
+    await failRun(
+      ctx,
+      { ...state, revisionRound: round },
+      "REVISION_LIMIT",
+      `the checks failed and ${said}`,
+      {
+        revisionRound: round,
+        maxRevisionRounds: ctx.config.maxRevisionRounds,
+        hint:
+          `the work stays on branch ${state.workerBranch}: finish it in the parent, or prepare the task again`,
+      },
+    );
+  }
+  await moveRun(ctx, state, "reviewing", `revision round ${round} changed nothing`);
+  const next = left > 0 ? `revise again with findings the worker can act on (${left} round(s) left), ` : "";
+  throw new SpotError(
+    "REVISION_NO_CHANGE",
+    `Revision round ${round} of run "${runId}" changed nothing: the worker ended its turn with the diff ` +
+      `exactly as reviewed (${state.diffSha256?.slice(0, 12)})`,
+    {
+      details: {
+        runId,
+        revisionRound: round,
+        roundsLeft: left,
+        diffSha256: state.diffSha256,
+        checksPassed,
+        hint: `the run is back at review with the same verified diff: ${next}${
+          checksPassed ? "approve it as it is, or discard it" : "or discard it (its checks fail)"
+        }`,
+        nextCommand: left > 0
+          ? `spot revise --id ${runId} --review REVIEW.json`
+          : `spot discard --id ${runId}`,
+      },
+    },
+  );
 }
 
 export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: string): Promise<ReviseResult> {
@@ -92,6 +149,10 @@ export async function reviseRun(ctx: SpotContext, runId: string, reviewFile: str
       }
       state = await moveRun(ctx, state, "verifying", "revise turn failed but changed the worktree");
       return { runId, status: state.status, revisionRound: round, recovered: true };
+    }
+    const after = await computeDelta(await worktreeOf(state), state.workerBaseRevision, ctx.store.dir(runId));
+    if (after.diffSha256 === state.diffSha256) {
+      await noChange(ctx, state, round, verification?.passed === true);
     }
     state = await moveRun(ctx, state, "verifying", "revision finished");
     return { runId, status: state.status, revisionRound: round };

@@ -60,6 +60,7 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     await refuseNestedGit(ctx, state);
     const { scan, delta, locks, source } = await scanRun(ctx, state, task);
     const gatesPassed = scan.passed && locks.length === 0;
+    if (gatesPassed) ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
     const checks = gatesPassed
       ? await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir))
       : NO_CHECKS;

@@ -66,6 +66,9 @@ function problemLines(v: Json): string[] {
   return out;
 }
 
+/** Statuses in which a revision's diff is being made or verified: the verification on file is older. */
+const REDOING: ReadonlySet<string> = new Set(["revising", "verifying"]);
+
 function usageLine(u: Json): string | null {
   const usage = obj(u.usage);
   if (num(usage.input) === null) return null;
@@ -75,7 +78,8 @@ function usageLine(u: Json): string | null {
     `${int(num(usage.input)!)} in (+${int(num(usage.cacheRead) ?? 0)} cached)`,
     `${int(num(usage.output) ?? 0)} out`,
     ...(cost !== null ? [`$${cost.toFixed(4)}`] : []),
-    ...(attempts !== null ? [`${attempts} attempt${attempts === 1 ? "" : "s"}`] : []),
+    // Every launch of the worker: each turn (run, self-review, revise) and each retry of one.
+    ...(attempts !== null ? [`${attempts} worker launch${attempts === 1 ? "" : "es"}`] : []),
   ].join(" · ");
 }
 
@@ -112,10 +116,13 @@ export function renderInspect(result: InspectResult, options: { color?: boolean 
   add("time", `created ${shortTime(s.createdAt)}, updated ${shortTime(s.updatedAt)} (UTC)`);
   if (num(s.revisionRound)) add("revisions", String(s.revisionRound));
   const v = obj(result.verification);
-  if (Object.keys(v).length) add("verified", checksLine(v, p));
+  // While a revision is worked on or verified, what is on file judged the diff before it.
+  const round = num(s.revisionRound) ?? 0;
+  const before = round > 0 && REDOING.has(status) ? p.dim(`(before revision ${round}) `) : "";
+  if (Object.keys(v).length) add("verified", before + checksLine(v, p));
   for (const line of Object.keys(v).length ? problemLines(v) : []) add("", line);
-  if (s.selfReviewSkipped === true) add("self-review", `skipped (${cell(s.selfReviewSkipReason)})`);
-  else if (result.selfReview) add("self-review", cell(obj(result.selfReview).summary));
+  if (s.selfReviewSkipped === true) add("self-review", `${before}skipped (${cell(s.selfReviewSkipReason)})`);
+  else if (result.selfReview) add("self-review", before + cell(obj(result.selfReview).summary));
   const review = obj(result.review);
   if (review.verdict) add("review", `${cell(review.verdict)}: ${cell(review.summary)}`);
   if (s.implementationCommit) add("committed", cell(s.implementationCommit));

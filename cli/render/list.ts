@@ -60,8 +60,9 @@ export function renderList(result: ListResult, options: { color?: boolean } = {}
     paintCell: (i, text) => i === 1 ? statusColor(text, p) : i === 0 ? p.cyan(text) : text,
   });
   const from = (result.offset ?? 0) + 1;
+  // The rows come newest first (verbs/query.ts); the footer says so, whether or not they are all shown.
   const shown = result.runs.length === total
-    ? `${total} run${total === 1 ? "" : "s"}`
+    ? `${total} run${total === 1 ? "" : "s"}, newest first`
     : `runs ${from}-${from + result.runs.length - 1} of ${total}, newest first (--all shows every run)`;
   return [...lines, p.dim(shown), ""].join("\n");
 }

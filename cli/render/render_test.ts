@@ -174,7 +174,7 @@ Deno.test("renderInspect() summarises a blocked run with its gate problems and t
       "  time      created 2026-07-14 09:00, updated 2026-07-14 09:05 (UTC)",
       "  verified  FAILED: 0/0 checks; scan blocked (1 file, +1 -0)",
       '            PATH_OUT_OF_SCOPE: Path "x.ts" is out of scope',
-      "  usage     1,800 in (+600 cached) · 240 out · $0.0009 · 1 attempt",
+      "  usage     1,800 in (+600 cached) · 240 out · $0.0009 · 1 worker launch",
       "  network   forwarder.jsonl provider 3, refused 1",
       "  failure   SECURITY_BLOCKED: 1 scan finding(s)",
       "",

@@ -1,13 +1,14 @@
 /**
  * `spot job barrier JOB ID... [--timeout-ms N]`: `wait`, for some tasks only. It returns once every named task
  * is terminal: exit 0 when all of them succeeded, BARRIER_FAILED (exit 3) naming the ones that did not, and
- * `waiting: true` when its window ended first. The rest of the job may still be running. Like `wait`, it fails
+ * `waiting: true` when its window (`--timeout-ms`; by default until the job ends) ended first. The rest of the job may still be running. Like `wait`, it fails
  * JOB_NOT_RUNNING when the job has had no coordinator for a while (graphs/verbs.ts `coordinatorWatch`).
  */
 import { SpotError } from "../../errors.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { type TaskStateName, TERMINAL } from "../schedule.ts";
-import { coordinatorWatch, jobStatus, type JobView } from "../verbs.ts";
+import { jobStatus, type JobView } from "../verbs.ts";
+import { coordinatorWatch, untilJobEnds } from "./wait.ts";
 
 /** How often the barrier looks again (the same as `wait`). */
 const POLL_MS = 200;
@@ -46,7 +47,7 @@ export async function barrierJob(
   if (!ids.length) {
     throw new SpotError("CLI_USAGE", "Cannot wait at a barrier of no tasks: name at least one");
   }
-  const end = Date.now() + (options.timeoutMs ?? 1000);
+  const end = Date.now() + (options.timeoutMs ?? await untilJobEnds(ctx, jobId));
   const watch = coordinatorWatch(options.graceMs);
   for (;;) {
     const view = await jobStatus(ctx, jobId);

@@ -1,5 +1,5 @@
 /**
- * `spot job cleanup JOB [--confirm]`: each task run's worktree (and, for an integrated run, its worker branch)
+ * `spot job cleanup JOB [--confirm]`: each task run's worktree (and its worker branch when it holds nothing to keep)
  * removed by `spot cleanup`'s own machinery, which keeps the run directory. Without --confirm it only says
  * what it would remove. Refused while the job's coordinator runs; a run that cannot be cleaned safely
  * (cleanup_plan.ts) is retained with the reason and left exactly as it was.
@@ -111,6 +111,20 @@ const removedOf = (p: Planned, branchRemoved: boolean): Removed => ({
   branchRemoved,
 });
 
+/** A run a preview would clean: its branch would go too, or stay (`branchWouldBeRemoved`). */
+export interface WouldRemove {
+  task: string;
+  runId: string;
+  worktree: string;
+  branch: string;
+  branchWouldBeRemoved: boolean;
+}
+
+export const wouldBe = ({ branchRemoved, ...rest }: Removed): WouldRemove => ({
+  ...rest,
+  branchWouldBeRemoved: branchRemoved,
+});
+
 /** The previewed outcome of a plan: what would go, and what stays with why. */
 export function previewRuns(plan: Planned[]): { removed: Removed[]; retained: Retained[] } {
   const removed: Removed[] = [];
@@ -142,7 +156,7 @@ export async function applyRuns(ctx: SpotContext, jobId: string, plan: Planned[]
       ) {
         await reportRun(ctx, runId);
       }
-      const done = await cleanupRun(ctx, runId);
+      const done = await cleanupRun(ctx, runId, { keepBranch: !p.decision.branchRemoved });
       removed.push(removedOf(p, done.retainedBranch === null));
     } catch (error) {
       const reason = isSpotError(error) ? `${error.code}: ${error.message}` : String(error);
@@ -159,7 +173,15 @@ export async function cleanupJob(ctx: SpotContext, jobId: string, options: { con
     const { job, state } = await loadJob(ctx.paths, jobId);
     const out = previewRuns(await planRuns(ctx, job, state));
     const next = out.removed.length ? { nextCommand: `spot job cleanup ${jobId} --confirm` } : {};
-    return { jobId, confirm, ...out, ...next };
+    // A preview removes nothing: what it would remove is `wouldRemove`, and `removed` stays empty.
+    return {
+      jobId,
+      confirm,
+      wouldRemove: out.removed.map(wouldBe),
+      removed: [],
+      retained: out.retained,
+      ...next,
+    };
   }
   const held = await holdIdleJob(ctx.paths, jobId, "clean up");
   try {

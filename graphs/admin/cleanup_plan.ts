@@ -5,7 +5,7 @@
  * spot recorded. Anything else is retained, with the reason.
  */
 import type { Status } from "../../schemas/run_state.ts";
-import { TERMINAL as RUN_TERMINAL } from "../../schemas/run_state.ts";
+import { TERMINAL as RUN_TERMINAL } from "../../schemas/constants.ts";
 import { TERMINAL } from "../schedule.ts";
 import type { TaskRecord } from "../store.ts";
 
@@ -65,8 +65,11 @@ export function decide(f: RunFacts): Decision {
   if (extra) {
     return retain(`its worktree has changes spot did not record: ${extra.slice(0, 10).join(", ")}`);
   }
-  // `spot cleanup` keeps the worker branch of a run that did not land or succeed; a read-only task that
-  // succeeded ends `succeeded` (a builder's, integrated by its job, `integrated`), and its branch goes too.
+  // A branch goes only when it holds nothing to keep: a read-only task that succeeded (its run ends
+  // `succeeded`, its worktree unchanged) or a builder whose work stands in the job's landing. A builder's run
+  // that ended `integrated` but no longer stands (rolled back, then replaced by a repair) keeps its branch,
+  // where its commit is; so does every run that failed, was blocked or cancelled (`spot cleanup`'s rule).
   const ends: Status = finished ? f.run.status : succeeded ? "succeeded" : "failed";
-  return { kind: "remove", endRun: !finished, branchRemoved: ends === "integrated" || ends === "succeeded" };
+  const branchRemoved = ends === "succeeded" || (ends === "integrated" && f.landed);
+  return { kind: "remove", endRun: !finished, branchRemoved };
 }

@@ -21,6 +21,12 @@ Deno.test("decide() removes an integrated builder's run with its branch", () => 
   assert.deepEqual(decide(facts()), { kind: "remove", endRun: false, branchRemoved: true });
 });
 
+Deno.test("decide() keeps the branch of a replaced attempt that was integrated, then rolled back", () => {
+  // The earlier attempt's record as the plan sees it (ended by the repair), its run still `integrated`.
+  const replaced = facts({ record: { state: "failed", runId: "job-1.api" }, landed: false });
+  assert.deepEqual(decide(replaced), { kind: "remove", endRun: false, branchRemoved: false });
+});
+
 Deno.test("decide() skips a task with no run and a run already cleaned", () => {
   assert.equal(decide(facts({ record: { state: "queued" } })).kind, "skip");
   assert.equal(decide(facts({ run: { status: "failed", cleanedAt: "t", diffSha256: null } })).kind, "skip");

@@ -8,10 +8,17 @@ import { isSpotError } from "../../errors.ts";
 import type { HeldLock } from "../../store/lock.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { readJournal } from "../integration/journal.ts";
-import { git } from "../../git/git.ts";
 import { dropJobRefs } from "../launch/verified.ts";
 import { coordinatorAlive, jobDir, jobsDir, loadJob } from "../store.ts";
-import { applyRuns, planRuns, previewRuns, type Removed, type Retained } from "./cleanup.ts";
+import {
+  applyRuns,
+  planRuns,
+  previewRuns,
+  type Removed,
+  type Retained,
+  wouldBe,
+  type WouldRemove,
+} from "./cleanup.ts";
 import { DEFAULT_OLDER_THAN_DAYS, gcHold } from "./gc_plan.ts";
 import { holdIdleJob } from "./unlock.ts";
 
@@ -19,7 +26,9 @@ export interface Collected {
   jobId: string;
   status: string;
   updatedAt: string;
+  /** What was removed; in a preview, empty, and what would be is `wouldRemove`. */
   removed: Removed[];
+  wouldRemove?: WouldRemove[];
 }
 
 export interface KeptJob {
@@ -91,12 +100,11 @@ async function oneJob(
   });
   if (preview.retained.length) return kept(preview.retained);
   const collected = { jobId, status: state.status, updatedAt: state.updatedAt };
-  if (!options.confirm) return { ...collected, removed: preview.removed };
+  if (!options.confirm) return { ...collected, wouldRemove: preview.removed.map(wouldBe), removed: [] };
   const done = await applyRuns(ctx, jobId, plan);
   if (done.retained.length) return kept(done.retained, done.removed);
   // The private refs that kept the job's base and its builders' verified commits go with the job.
   await dropJobRefs(job.cwd, jobId);
-  if (state.base?.ref) await git(["update-ref", "-d", state.base.ref], { cwd: job.cwd, allowFailure: true });
   await Deno.remove(jobDir(ctx.paths, jobId), { recursive: true });
   return { ...collected, removed: done.removed };
 }
@@ -128,5 +136,7 @@ export async function gcJobs(
   const next = !confirm && collected.length
     ? { nextCommand: `spot job gc --older-than-days ${olderThanDays} --confirm` }
     : {};
-  return { confirm, olderThanDays, collected, retained, ...next };
+  // A preview collects nothing: what it would collect is `wouldCollect`, and `collected` stays empty.
+  const found = confirm ? { collected } : { wouldCollect: collected, collected: [] };
+  return { confirm, olderThanDays, ...found, retained, ...next };
 }

@@ -31,12 +31,20 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
     const approving = given.filter(({ v }) => v.verdict === "approve");
     if (!approving.length) {
       const asked = given.find(({ v }) => v.verdict === "changes_requested");
+      const reviewers = tasks.filter((r) => reviewTargets(tasks, r).includes(b.id)).map((r) => r.id);
+      const job = state.jobId ?? "JOB";
+      const hint = asked
+        ? `repair it (spot job repair ${job} ${b.id} TEXT): the repair is told the reviewer's findings`
+        : reviewers.length
+        ? `its reviewers (${reviewers.join(", ")}) gave no approving verdict on it`
+        : `no reviewer task reviews it: add one (spot job add ${job} FILE, a reviewer with "reviewOf": ` +
+          `"${b.id}" and "${b.id}" in its after), run it (spot job resume ${job}), then integrate again`;
       throw new SpotError(
         "REVIEW_GATE",
         asked
           ? `Cannot integrate builder "${b.id}": reviewer "${asked.r.id}" requested changes`
-          : `Cannot integrate builder "${b.id}": no reviewer task approved it`,
-        { details: { task: b.id } },
+          : `Cannot integrate builder "${b.id}": no reviewer task approved it; ${hint}`,
+        { details: { task: b.id, reviewers, hint } },
       );
     }
     const fresh = approving.find(({ v }) => v.fingerprint === current);
@@ -52,4 +60,25 @@ export function requireApprovals(tasks: readonly JobTask[], state: JobState, bui
     }
     return fresh.r.id;
   });
+}
+
+/** A job that has not succeeded (yet) is a lifecycle refusal, with what to do next. */
+export function notYet(jobId: string, status: JobState["status"]): never {
+  const next = {
+    created: { why: "it has not started", nextCommand: `spot job start ${jobId}` },
+    running: { why: "it is running", nextCommand: `spot job wait ${jobId}` },
+    failed: { why: "it failed", nextCommand: `spot job status ${jobId}` },
+    cancelled: { why: "it was cancelled", nextCommand: undefined },
+    succeeded: { why: "", nextCommand: undefined },
+  }[status];
+  const then = status === "running"
+    ? "; wait for it to end, then integrate"
+    : status === "failed"
+    ? "; repair the tasks that did not succeed (spot job repair), then integrate"
+    : "";
+  throw new SpotError(
+    "STATE_INVALID",
+    `Cannot integrate job "${jobId}": ${next.why}; every task must succeed first${then}`,
+    { details: { jobId, status, ...(next.nextCommand ? { nextCommand: next.nextCommand } : {}) } },
+  );
 }

@@ -15,7 +15,7 @@ import { isSpotError, SpotError } from "../../errors.ts";
 import { sourceFingerprint } from "../../git/fingerprint.ts";
 import { buildLanding, type CheckedStep, landingBudgetMs, type LandingPlan } from "../../gates/landing.ts";
 import { moveRun } from "../../lifecycle/move.ts";
-import { TERMINAL } from "../../schemas/run_state.ts";
+import { TERMINAL } from "../../schemas/constants.ts";
 import type { JobTask } from "../../schemas/job/task.ts";
 import type { SpotContext } from "../../store/context.ts";
 import { writeJsonAtomic } from "../../store/files.ts";
@@ -32,7 +32,7 @@ import {
   updateJob,
 } from "../store.ts";
 import type { JobBase } from "../launch/base.ts";
-import { afterOrder, requireApprovals } from "./approvals.ts";
+import { afterOrder, notYet, requireApprovals } from "./approvals.ts";
 import { applyLanding } from "./apply.ts";
 import { finishedLanding, landCommits } from "./commit.ts";
 import { journalDir } from "./journal.ts";
@@ -268,7 +268,7 @@ export async function integrateJob(
     throw new SpotError("JOB_INVALID", `Cannot integrate job "${jobId}": ${why}`, { details: { jobId } });
   };
   if (!job.allowWrites) refuse("it does not allow writes");
-  if (state.status !== "succeeded") refuse(`it is ${state.status}; every task must succeed first`);
+  if (state.status !== "succeeded") notYet(jobId, state.status);
   if (!job.tasks.some((t) => t.role === "builder")) refuse("it has no builder");
   try {
     return await withLanding(job.cwd, {

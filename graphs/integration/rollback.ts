@@ -7,12 +7,13 @@
 import { join } from "../../base/path.ts";
 import { SpotError } from "../../errors.ts";
 import { blobFile, readJournal, restoreSide, sameSide, sideOf, writeJournal } from "./journal.ts";
-import { appendEvent, loadJob, type StoredJob, updateJob } from "../store.ts";
+import { appendEvent, type JobState, loadJob, type StoredJob, updateJob } from "../store.ts";
 import { withLanding } from "../../git/landing_lock.ts";
 import type { SpotContext } from "../../store/context.ts";
 
 export async function rollbackJob(ctx: SpotContext, jobId: string, options: { confirm?: boolean } = {}) {
-  const { job } = await loadJob(ctx.paths, jobId);
+  const { job, state } = await loadJob(ctx.paths, jobId);
+  if (job.config.integration === "commit") commitMode(jobId, state);
   // One landing at a time: a rollback changes the checkout like a landing does.
   return await withLanding(job.cwd, { what: `rollback of job ${jobId}` }, () => rollback(ctx, job, options));
 }
@@ -62,4 +63,24 @@ async function rollback(ctx: SpotContext, job: StoredJob, options: { confirm?: b
   }));
   await appendEvent(ctx.paths, jobId, { at, type: "job", state: "rolled-back" });
   return { jobId, rolledBack: true, files };
+}
+
+/**
+ * Commit mode writes no journal: its landing is ordinary commits on the branch, undone the way any commit is,
+ * with `git revert` (newest first), which spot leaves to the user since it rewrites nothing it did not make.
+ */
+function commitMode(jobId: string, state: Pick<JobState, "integration">): never {
+  const commits = (state.integration?.commits ?? []).map((c) => c.commit).reverse();
+  const revert = commits.length ? `git revert --no-edit ${commits.join(" ")}` : undefined;
+  const what = revert
+    ? `its builders landed as commits on the branch (${
+      commits.map((c) => c.slice(0, 12)).join(", ")
+    }); to undo them, revert them, newest first: ${revert}`
+    : "nothing of it landed";
+  throw new SpotError(
+    "ROLLBACK_REFUSED",
+    `Cannot roll back job "${jobId}": it integrates in commit mode, which has no rollback (only apply mode ` +
+      `does); ${what}`,
+    { details: { jobId, mode: "commit", commits, ...(revert ? { nextCommand: revert } : {}) } },
+  );
 }

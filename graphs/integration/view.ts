@@ -10,6 +10,8 @@ export interface IntegrationView extends Partial<JobIntegration> {
   landed: boolean;
   /** The last `spot job integrate` that landed nothing, and why (cleared by one that lands). */
   failure?: IntegrationFailure;
+  /** Builders whose runs were landed by hand (`spot integrate --id JOB.task`), outside the job's integration. */
+  landedOutside?: { task: string; runId: string }[];
   /** The same, in one line for a person. */
   summary: string;
 }

@@ -182,8 +182,12 @@ async function builderContext(
     const file = join(dir, "previous-attempt.diff");
     if (await previousDiff(ctx, previous.runId, file)) {
       files.push(file);
+      // A verified attempt starts afresh only because what it built on changed (a repair of a builder before it).
+      const why = previous.verifiedCommit
+        ? "was built on an earlier attempt of the work you build on, which a repair replaced"
+        : "did not pass spot's verification";
       lines.push(
-        `Your attempt ${previous.attempt} did not pass spot's verification, so your worktree starts afresh; ` +
+        `Your attempt ${previous.attempt} ${why}, so your worktree starts afresh; ` +
           `what it changed is in ${file} (reuse what was right in it).`,
       );
     }

@@ -125,7 +125,7 @@ function agentNotes(agents: AgentLine[] | undefined): Html | string {
       html`
         <div class="agent"
           data-agent="${a.name}"><span class="agent-name">agent ${a
-            .name}</span> <code class="agent-line">${clip(a.line, 200)}</code></div>
+            .name}</span> <code class="agent-line">${clip(a.line, 1000)}</code></div>
       `
     )
   }`;

@@ -72,7 +72,7 @@ Deno.test("agent start --redispatch-of re-runs a walled task once on the next pr
   assert.equal(re.code, 0, re.stderr);
   assert.equal(re.json.runId, r.json.runId, "a re-dispatch runs in the walled agent's run");
   const line = await pollUntilSettled(env, sc.repo, "w2");
-  assert.match(line, /^STATUS=OK \S+ \d+s 12B rc=0 terminal=stop model=replay\/fixes\.jsonl /);
+  assert.match(line, /^STATUS=OK \S+ \d+s 12B rc=0 terminal=stop model=replay:\S+\/fixes\.jsonl /);
   const state = JSON.parse(await Deno.readTextFile(join(runDir, "state.json")));
   assert.equal(state.profile, "second");
   assert.equal(state.worktreePath, state0.worktreePath, "not the same worktree");

@@ -28,8 +28,10 @@ Deno.test("agent start returns while the worker runs, and the agent outlives the
   const settled = await pollUntilSettled(env, sc.repo, "fix-add");
   assert.match(
     settled,
-    /^STATUS=OK OUTPUT=\S+result\.md \d+s 12B rc=0 terminal=stop model=replay\/fix-add\.jsonl cost=\$0\.0010 turns=1$/,
+    /^STATUS=OK OUTPUT=\S+result\.md \d+s 12B rc=0 terminal=stop model=\S+ cost=\$0\.0010 turns=1$/,
   );
+  // The replay worker's model is the episode it played, named in full (not cut to "replay/fix-add.jsonl").
+  assert.ok(settled.includes(` model=replay:${sc.episodeFile} `), settled);
   assert.equal(await Deno.readTextFile(join(runDir, "result.md")), "Fixed add().\n");
   const state = JSON.parse(await Deno.readTextFile(join(runDir, "state.json")));
   assert.equal(await Deno.readTextFile(join(state.worktreePath, "add.ts")), FIXED_ADD);

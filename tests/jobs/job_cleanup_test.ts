@@ -103,7 +103,13 @@ Deno.test("job cleanup keeps a succeeded builder's worktree and branch until the
 
   const preview = ok(await spot(env, repo, "job", "cleanup", jobId));
   assert.equal(preview.confirm, false);
-  assert.deepEqual(ids(preview.removed), ["scout", "review"]);
+  assert.deepEqual(ids(preview.wouldRemove), ["scout", "review"]);
+  assert.deepEqual(preview.removed, [], "a preview removed nothing, and says so");
+  assert.deepEqual(
+    (preview.wouldRemove as { branchWouldBeRemoved: boolean }[]).map((r) => r.branchWouldBeRemoved),
+    [true, true],
+  );
+  assert.ok((preview.wouldRemove as Record<string, unknown>[]).every((r) => !("branchRemoved" in r)));
   assert.deepEqual(ids(preview.retained), ["api", "ui"]);
   for (const t of ["scout", "api", "ui", "review"]) {
     assert.ok(await exists(runs[t].worktreePath), `a preview removed ${t}`);

@@ -32,13 +32,14 @@ Deno.test("job gc collects a settled job older than the window after a preview, 
   await Deno.writeTextFile(join(broken, "state.json"), "{");
 
   const young = ok(await spot(env, repo, "job", "gc"));
-  assert.deepEqual(young.collected, []);
+  assert.deepEqual(young.wouldCollect, []);
   assert.match(keptOf(young, jobId)!.reason, /less than 7 days ago/);
   assert.match(keptOf(young, "job-broken")!.reason, /cannot be read/);
 
   await age(env, jobId, 8);
   const preview = ok(await spot(env, repo, "job", "gc"));
-  assert.deepEqual(jobsOf(preview.collected), [jobId]);
+  assert.deepEqual(jobsOf(preview.wouldCollect), [jobId]);
+  assert.deepEqual(preview.collected, [], "a preview collected nothing, and says so");
   assert.ok(
     await exists(jobPath(env, jobId)) && await exists(run.worktreePath),
     "a preview removed something",
@@ -131,7 +132,7 @@ Deno.test("job gc keeps an apply-mode integration while it can be rolled back, a
   assert.ok(await exists(jobPath(env, jobId, "integration", "journal.json")), "the journal went");
   // A window of zero days lets it go (a preview here); so does a rollback.
   const zero = ok(await spot(env, repo, "job", "gc", "--older-than-days", "0"));
-  assert.deepEqual(jobsOf(zero.collected), [jobId]);
+  assert.deepEqual(jobsOf(zero.wouldCollect), [jobId]);
   ok(await spot(env, repo, "job", "rollback", jobId, "--confirm"));
   await age(env, jobId, 30);
   // Rolled back, the builder's work stands nowhere but in its worktree and branch: kept, as if never integrated.

@@ -68,6 +68,15 @@ Deno.test("job integrate: the four-task graph lands each builder in after order,
   }
   const again = await spot(g.env, g.repo, "job", "integrate", g.jobId);
   assert.deepEqual(again.json.commits, g.integrated.json.commits, "integrating again changes nothing");
+  // Commit mode has no rollback: the refusal says so and names the commits to revert, newest first.
+  const back = await spot(g.env, g.repo, "job", "rollback", g.jobId);
+  assert.equal(code(back), "ROLLBACK_REFUSED", back.stdout + back.stderr);
+  const error = back.json.error as { message: string; details: { nextCommand: string } };
+  assert.match(error.message, /commit mode, which has no rollback/);
+  assert.equal(
+    error.details.nextCommand,
+    `git revert --no-edit ${[...commits].reverse().map((c) => c.commit).join(" ")}`,
+  );
   await Deno.remove(g.env.dir, { recursive: true });
 });
 

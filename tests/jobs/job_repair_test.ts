@@ -45,6 +45,12 @@ Deno.test("job repair: a failed builder's new attempt is told the text, its revi
   const first = await runToEnd(env, repo, jobId);
   assert.equal(code(first), "JOB_FAILED", first.stdout + first.stderr);
   assert.match((await readState(env.stateDir, jobId)).tasks.api.reason!, /^VERIFICATION_FAILED/);
+  // job status names the check that failed, how it ended, and the next commands.
+  const status = await spot(env, repo, "job", "status", jobId);
+  const api = (status.json.tasks as { id: string; reason: string }[]).find((t) => t.id === "api")!;
+  assert.match(api.reason, /check "x" \(grep -rq x = 2 api\) exited 1/);
+  assert.ok(api.reason.includes(`spot inspect --id ${jobId}.api`), api.reason);
+  assert.ok(api.reason.includes(`spot job repair ${jobId} api TEXT`), api.reason);
 
   const unknown = await spot(env, repo, "job", "repair", jobId, "nope", "anything");
   assert.equal(code(unknown), "REPAIR_REFUSED");

@@ -167,5 +167,19 @@ Deno.test("job integrate after rollback and repair lands the new attempt; cleanu
   }]);
   assert.equal(await Deno.readTextFile(join(repo, "ui/y.ts")), "export const y = 3;\n");
   assert.equal(await Deno.readTextFile(join(repo, "api/x.ts")), "export const x = 2;\n");
+
+  // The replaced attempt of ui was integrated, then rolled back: its worktree goes, but its branch keeps the
+  // commit of that work (nothing else does); the landed runs lose theirs.
+  const cleaned = await spot(env, repo, "job", "cleanup", jobId, "--confirm");
+  assert.equal(cleaned.code, 0, cleaned.stdout + cleaned.stderr);
+  const removed = cleaned.json.removed as { runId: string; branch: string; branchRemoved: boolean }[];
+  const old = removed.find((r) => r.runId === `${jobId}.ui`)!;
+  assert.equal(old.branchRemoved, false, JSON.stringify(removed));
+  assert.ok(
+    (await sh(repo, "git", "branch", "--list", old.branch)).trim(),
+    "the replaced attempt lost its branch",
+  );
+  const landed = removed.find((r) => r.runId === `${jobId}.ui-a2`)!;
+  assert.equal(landed.branchRemoved, true);
   await Deno.remove(env.dir, { recursive: true });
 });

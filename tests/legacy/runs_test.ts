@@ -20,11 +20,12 @@ Deno.test("spot list and spot inspect show the original's runs, marked, and refu
   assert.equal(list.code, 0, list.stderr);
   assert.equal(list.stderr, "");
   const runs = list.json.runs as Summary[];
+  // Newest first, as every `spot list` is.
   assert.deepEqual(runs.map((r) => [r.runId, r.origin, r.status]), [
-    [DONE, "pi-worker", "integrated"],
     [REVIEWING, "pi-worker", "reviewing"],
+    [DONE, "pi-worker", "integrated"],
   ]);
-  assert.equal(runs[0].caller, "codex");
+  assert.equal(runs.find((r) => r.runId === DONE)?.caller, "codex");
   const running = await spot(env, env.dir, "list", "--running");
   assert.deepEqual((running.json.runs as Summary[]).map((r) => r.runId), [REVIEWING]);
 

@@ -14,11 +14,11 @@ Deno.test("spot_run returns at once, spot_agent_watch follows it to STATUS=OK, a
   const id = await prepareScenario(env, sc);
   const client = await connect(env, sc.repo);
   try {
-    const started = await client.call("spot_run", { id });
+    const started = await client.call("spot_run", { runId: id });
     assert.equal(started.isError, false, started.text);
     assert.equal(started.json.name, id);
     assert.equal(typeof started.json.pid, "number");
-    const again = await client.call("spot_run", { id });
+    const again = await client.call("spot_run", { runId: id });
     assert.equal(again.isError, true, "a second start of a live agent is refused, as by the CLI");
     const watch = await client.call("spot_agent_watch", { names: [id], interval: 0.3 });
     assert.equal(watch.isError, false, watch.text);
@@ -34,7 +34,7 @@ Deno.test("spot_run returns at once, spot_agent_watch follows it to STATUS=OK, a
     assert.match(ls.text, new RegExp(`^${id} STATUS=OK`, "m"));
     const peek = await client.call("spot_agent_peek", { name: id });
     assert.match(peek.text, /^WATCH RUN=/);
-    const verify = await client.call("spot_verify", { id });
+    const verify = await client.call("spot_verify", { runId: id });
     assert.equal(verify.json.passed, true, verify.text);
     const stop = await client.call("spot_agent_stop", { name: id });
     assert.equal(stop.isError, false, stop.text);
@@ -52,7 +52,7 @@ Deno.test("what the CLI refuses MCP refuses with the same code: approve on a has
   const client = await connect(env, sc.repo);
   try {
     const early = await client.call("spot_approve", {
-      id,
+      runId: id,
       review: {
         schemaVersion: 1,
         verdict: "approve",
@@ -90,8 +90,8 @@ Deno.test("what the CLI refuses MCP refuses with the same code: approve on a has
       "approve before verify: the CLI's error, word for word",
     );
 
-    assert.equal((await client.call("spot_run", { id, wait: true })).isError, false);
-    const verify = await client.call("spot_verify", { id });
+    assert.equal((await client.call("spot_run", { runId: id, detach: false })).isError, false);
+    const verify = await client.call("spot_verify", { runId: id });
     assert.equal(verify.json.passed, true);
     const wrong = {
       schemaVersion: 1,
@@ -101,7 +101,7 @@ Deno.test("what the CLI refuses MCP refuses with the same code: approve on a has
       verificationGaps: [],
       summary: "x",
     };
-    const viaMcp = await client.call("spot_approve", { id, review: wrong, message: "Fix add()" });
+    const viaMcp = await client.call("spot_approve", { runId: id, review: wrong, message: "Fix add()" });
     const wrongFile = join(env.dir, "wrong.json");
     await writeJson(wrongFile, wrong);
     const viaCli = await spot(
@@ -119,10 +119,13 @@ Deno.test("what the CLI refuses MCP refuses with the same code: approve on a has
     assert.equal(viaMcp.isError, true);
     const code = (viaCli.json.error as { code: string }).code;
     assert.equal((viaMcp.json.error as { code: string }).code, code);
-    const status = await client.call("spot_status", { id });
+    const status = await client.call("spot_inspect", { runId: id });
     assert.equal((status.json.state as { status: string }).status, verify.json.status, "nothing changed");
-    const both = await client.call("spot_prepare", { task: {}, taskFile: "x.json" });
-    assert.equal((both.json.error as { code: string }).code, "CONTRACT_INVALID");
+    const empty = await client.call("spot_prepare", { task: {} });
+    assert.equal((empty.json.error as { code: string }).code, "CONTRACT_INVALID");
+    const misspelt = await client.call("spot_verify", { id });
+    assert.equal(misspelt.isError, true, "an unknown key is refused, not dropped");
+    assert.match(misspelt.text, /runId/);
   } finally {
     await client.close();
   }
@@ -155,10 +158,17 @@ async function runtimeGraph(root: string): Promise<string[]> {
   return [...seen];
 }
 
-Deno.test("the CLI's start-up graph holds no MCP SDK: only `spot mcp` loads it", async () => {
+Deno.test("the CLI's start-up graph holds no MCP SDK, zod or commander; a table module holds none either", async () => {
   const cli = await runtimeGraph("cli.ts");
-  assert.ok(cli.some((s) => s.endsWith("cli/commands_tools.ts")), "the walk reached the command table");
-  assert.deepEqual(cli.filter((s) => s.includes("modelcontextprotocol") || s.includes("/mcp/")), []);
+  assert.ok(cli.some((s) => s.endsWith("table/index.ts")), "the walk reached the verb table's index");
+  const heavy = (s: string) =>
+    /modelcontextprotocol|\/mcp\/|npm:.*(zod|commander)|\/zod@|\/commander@/.test(s);
+  assert.deepEqual(cli.filter(heavy), []);
+  for (const module of ["loop", "runs", "host", "agent", "job"]) {
+    const graph = await runtimeGraph(`table/${module}.ts`);
+    assert.ok(graph.length > 3, `the walk reached table/${module}.ts`);
+    assert.deepEqual(graph.filter(heavy), [], `table/${module}.ts loads what a fast call must not`);
+  }
   const server = await runtimeGraph("mcp/server.ts");
   assert.ok(
     server.some((s) => s.includes("modelcontextprotocol")),

@@ -66,21 +66,21 @@ Deno.test("an MCP client drives the loop over stdio and gets the CLI's JSON, pro
     assert.equal(prep.isError, false, prep.text);
     mcp.prepare = prep.json;
     const id = String(mcp.prepare.runId);
-    const run = await client.call("spot_run", { id, wait: true });
+    const run = await client.call("spot_run", { runId: id, detach: false });
     assert.equal(run.isError, false, run.text);
     mcp.run = run.json;
     assert.ok(run.progress.length > 0, "a blocking run sends progress notifications");
-    const verify = await client.call("spot_verify", { id });
+    const verify = await client.call("spot_verify", { runId: id });
     mcp.verify = verify.json;
     const approve = await client.call("spot_approve", {
-      id,
+      runId: id,
       review: review(mcp.verify.diffSha256),
       message: "Fix add()",
     });
     assert.equal(approve.isError, false, approve.text);
     mcp.approve = approve.json;
-    mcp.integrate = (await client.call("spot_integrate", { id })).json;
-    const report = await client.call("spot_report", { id });
+    mcp.integrate = (await client.call("spot_integrate", { runId: id })).json;
+    const report = await client.call("spot_report", { runId: id });
     mcp.report = report.json;
 
     for (const step of Object.keys(SAME)) {
@@ -94,7 +94,7 @@ Deno.test("an MCP client drives the loop over stdio and gets the CLI's JSON, pro
     // The text content is the same JSON, for a client that reads only text.
     assert.deepEqual(JSON.parse(report.text), report.json);
 
-    const parent = await client.call("spot_report", { id, format: "parent" });
+    const parent = await client.call("spot_report", { runId: id, format: "parent" });
     assert.equal(parent.text, String(parent.json.parentText));
     const resource = await client.client.readResource({ uri: `spot://runs/${id}/report.md` });
     const contents = resource.contents[0] as { text: string };

@@ -8,10 +8,11 @@ export function messagesTurn(body: Record<string, unknown>): Turn {
     kind: "function" as const,
     schema: isObject(t.input_schema) ? t.input_schema : undefined,
   }));
-  const hasToolResult = list(body.messages).some((m) =>
-    list(m.content).some((c) => c.type === "tool_result")
+  const results = list(body.messages).flatMap((m) => list(m.content).filter((c) => c.type === "tool_result"));
+  const toolResults = results.map((r) =>
+    typeof r.content === "string" ? r.content : list(r.content).map((c) => String(c.text ?? "")).join("\n")
   );
-  return { model: String(body.model ?? ""), tools, hasToolResult };
+  return { model: String(body.model ?? ""), tools, hasToolResult: results.length > 0, toolResults };
 }
 
 /** Anthropic counts input without the cached and cache-written parts. */
@@ -27,7 +28,13 @@ function usage(tokens: Tokens, output: number) {
 export function messagesAnswer(reply: Reply, tokens: Tokens, model: string, streaming: boolean): Encoded {
   const id = `msg_${crypto.randomUUID().slice(0, 8)}`;
   const block = reply.kind === "call"
-    ? { type: "tool_use", id: "toolu_scripted_1", name: reply.name, input: reply.args }
+    // A fresh id per call: a conversation of many calls (a parent's) must not reuse one.
+    ? {
+      type: "tool_use",
+      id: `toolu_${crypto.randomUUID().slice(0, 12)}`,
+      name: reply.name,
+      input: reply.args,
+    }
     : { type: "text", text: reply.text };
   const stop = reply.kind === "call" ? "tool_use" : "end_turn";
   const message = { id, type: "message", role: "assistant", model, stop_sequence: null };

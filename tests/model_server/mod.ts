@@ -9,5 +9,14 @@ export {
   type RecordedRequest,
   startModelServer,
 } from "./server.ts";
-export { CALL_TOKENS, FINAL_TEXT, FINAL_TOKENS, type Scenario, SCENARIOS } from "./script.ts";
+export {
+  CALL_TOKENS,
+  FINAL_TEXT,
+  FINAL_TOKENS,
+  type OfferedTool,
+  type Reply,
+  type Scenario,
+  SCENARIOS,
+  type Turn,
+} from "./script.ts";
 export { anthropicUsage, plainUsage } from "./usage.ts";

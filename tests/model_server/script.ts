@@ -24,6 +24,8 @@ export interface Turn {
   hasToolResult: boolean;
   /** The text of the last tool result, where the dialect exposes it (OpenAI chat). */
   toolResult?: string;
+  /** Every tool result of the conversation, in order, where the dialect exposes them (Anthropic). */
+  toolResults?: string[];
   /** The text of the last user message (OpenAI chat): what a CLI's own summarizing call asks about. */
   userText?: string;
 }

@@ -11,7 +11,7 @@ import { type Dialect, errorReply } from "./errors.ts";
 import { geminiAnswer, geminiTurn } from "./gemini.ts";
 import { chatAnswer, chatTurn } from "./openai_chat.ts";
 import { responsesAnswer, responsesTurn } from "./openai_responses.ts";
-import { decide, type Scenario, type ScriptOptions, tokensFor, type Turn } from "./script.ts";
+import { decide, type Reply, type Scenario, type ScriptOptions, tokensFor, type Turn } from "./script.ts";
 import { type Encoded, isObject } from "./sse.ts";
 
 /** Short enough that every CLI's retries finish in seconds, long enough to be a real wait. */
@@ -28,6 +28,8 @@ export interface ModelServerOptions {
   /** Call the CLI's web fetch tool instead of writing (script.ts). */
   fetch?: ScriptOptions["fetch"];
   retryAfterMs?: number;
+  /** Decides every answer instead of the write script: a parent agent's model, say (tests/parent/). */
+  brain?: (turn: Turn) => Reply;
 }
 
 export interface RecordedRequest {
@@ -153,7 +155,7 @@ export function startModelServer(options: ModelServerOptions = {}): ModelServer 
       record.status = failure.status;
       return Response.json(failure.body, { status: failure.status, headers: failure.headers });
     }
-    const reply = decide(routed.turn, { ...script, workdir: server.workdir });
+    const reply = options.brain?.(routed.turn) ?? decide(routed.turn, { ...script, workdir: server.workdir });
     const tokens = tokensFor(routed.turn, reply);
     const encoded = routed.answer(reply, tokens, routed.turn.model, routed.streaming);
     record.status = 200;

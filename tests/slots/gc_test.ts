@@ -57,7 +57,8 @@ Deno.test("spot gc previews, keeps what must stay with the reason, and collects 
   assert.equal(week.json.alreadyClean, 1);
 
   const preview = await spot(env, b.repo, "gc", "--older-than", "0");
-  assert.deepEqual((preview.json.collected as Row[]).map((r) => r.runId).sort(), [failed, landed].sort());
+  assert.deepEqual((preview.json.wouldCollect as Row[]).map((r) => r.runId).sort(), [failed, landed].sort());
+  assert.deepEqual(preview.json.collected, [], "a preview collected nothing, and says so");
   assert.equal(preview.json.nextCommand, "spot gc --older-than 0 --confirm");
   const landedState = await state(env, landed);
   const failedState = await state(env, failed);
@@ -82,7 +83,7 @@ Deno.test("spot gc previews, keeps what must stay with the reason, and collects 
   assert.equal(await exists(String((await state(env, waiting)).worktreePath)), true);
 
   const again = await spot(env, b.repo, "gc", "--older-than", "0");
-  assert.deepEqual(again.json.collected, []);
+  assert.deepEqual(again.json.wouldCollect, []);
   assert.equal(again.json.alreadyClean, 3);
   const bad = await spot(env, b.repo, "gc", "--older-than", "7x");
   assert.equal(bad.code, 2);

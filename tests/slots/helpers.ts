@@ -61,10 +61,12 @@ export async function bench(env: SpotEnv, name = "bench"): Promise<Bench> {
         op: "say",
         text: "Fixed.",
       }]),
-      wrong: await episode("wrong.jsonl", [{ op: "write", path: "add.ts", content: WRONG_ADD }, {
-        op: "say",
-        text: "Done.",
-      }]),
+      wrong: await episode("wrong.jsonl", [
+        { op: "write", path: "add.ts", content: WRONG_ADD },
+        { op: "say", text: "Done." },
+        // A revision turn fixes it (a revise that changed nothing would fail REVISION_NO_CHANGE).
+        { op: "write", path: "add.ts", content: FIXED_ADD, phase: "revise" },
+      ]),
       slow: await episode("slow.jsonl", [
         { op: "write", path: "add.ts", content: FIXED_ADD },
         { op: "say", text: "Napping." },

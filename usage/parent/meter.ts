@@ -52,7 +52,8 @@ export function meteredAgent(caller: string, env: EnvReader): MeteredAgent | nul
 }
 
 function threadFor(agent: MeteredAgent, env: EnvReader): { threadId: string; source: string } {
-  const names = agent === "codex" ? ["PARENT_THREAD_ID", "CODEX_THREAD_ID"] : ["PARENT_THREAD_ID"];
+  // Each CLI tells the processes it starts (its shell commands, its MCP servers) its own session's id.
+  const names = ["PARENT_THREAD_ID", agent === "codex" ? "CODEX_THREAD_ID" : "CLAUDE_CODE_SESSION_ID"];
   const set = names.map((name) => ({ source: name, threadId: envValue(env, name) }))
     .filter((x): x is { source: string; threadId: string } => x.threadId !== undefined);
   if (set.length === 0) {
@@ -65,7 +66,7 @@ function threadFor(agent: MeteredAgent, env: EnvReader): { threadId: string; sou
   if (set.length > 1 && set[0].threadId !== set[1].threadId) {
     throw new SpotError(
       "PARENT_METER_FAILED",
-      `Cannot meter the ${agent} parent: PARENT_THREAD_ID "${set[0].threadId}" and CODEX_THREAD_ID ` +
+      `Cannot meter the ${agent} parent: PARENT_THREAD_ID "${set[0].threadId}" and ${set[1].source} ` +
         `"${set[1].threadId}" name different threads`,
       { details: { agent, threads: set } },
     );

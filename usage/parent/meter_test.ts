@@ -108,15 +108,6 @@ Deno.test("the codex meter refuses to run without a thread id", async () => {
   });
 });
 
-Deno.test("the claude-code meter needs PARENT_THREAD_ID", async () => {
-  await withHome(async (home) => {
-    await rejectsWith(
-      takeParentSnapshot("claude-code", { env: envOf({ CLAUDE_CONFIG_DIR: home }), now }),
-      /no thread id: set PARENT_THREAD_ID$/,
-    );
-  });
-});
-
 Deno.test("the codex meter refuses two different thread ids, and accepts the same one twice", async () => {
   await withHome(async (home) => {
     await liveSession("codex", home, chunk(await fixtureLines("codex"), 0));
@@ -193,5 +184,33 @@ Deno.test("the claude-code meter adds the subagent transcripts kept beside the s
     }) as AvailableSnapshot;
     assert.equal(snap.files.length, 2);
     assert.equal(snap.totalTokens, EXPECTED.claude.end.totalTokens + 1000);
+  });
+});
+
+Deno.test("the claude-code meter takes the session id Claude Code gives what it starts, and refuses two", async () => {
+  await withHome(async (home) => {
+    await rejectsWith(
+      takeParentSnapshot("claude-code", { env: envOf({ CLAUDE_CONFIG_DIR: home }), now }),
+      /no thread id: set PARENT_THREAD_ID or CLAUDE_CODE_SESSION_ID/,
+    );
+    const other = "00000000-1111-2222-3333-444444444444";
+    await rejectsWith(
+      takeParentSnapshot("claude-code", {
+        env: envOf({ CLAUDE_CONFIG_DIR: home, CLAUDE_CODE_SESSION_ID: other }),
+        now,
+      }),
+      new RegExp(`no session file for thread "${other}"`),
+    );
+    await rejectsWith(
+      takeParentSnapshot("claude-code", {
+        env: envOf({
+          CLAUDE_CONFIG_DIR: home,
+          PARENT_THREAD_ID: "a".repeat(8),
+          CLAUDE_CODE_SESSION_ID: other,
+        }),
+        now,
+      }),
+      /PARENT_THREAD_ID "aaaaaaaa" and CLAUDE_CODE_SESSION_ID "0000.*" name different threads/,
+    );
   });
 });
