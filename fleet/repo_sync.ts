@@ -88,7 +88,7 @@ export async function repoStore(cacheRoot: string, repoId: string): Promise<stri
 export async function fetchCommit(
   queue: Queue,
   store: string,
-  options: { repoId: string; commit: string; scratch: string },
+  options: { repoId: string; commit: string; scratch: string; signal?: AbortSignal },
 ): Promise<number> {
   return await withWorktreeLock(store, async () => {
     const bundles = new Map<string, { file: string; needs: string[] }>();
@@ -99,7 +99,7 @@ export async function fetchCommit(
       if (bundles.has(commit) || await hasCommit(store, commit)) continue;
       if (bundles.size >= MAX_CHAIN) throw new Error(`the bundle chain of ${options.commit} does not end`);
       const file = join(options.scratch, `${commit}.bundle`);
-      if (!(await queue.objects.get(objectName(options.repoId, commit), file))) {
+      if (!(await queue.objects.get(objectName(options.repoId, commit), file, { signal: options.signal }))) {
         throw new SpotError(
           "FLEET_TASK_FAILED",
           `Cannot fetch commit ${commit} of repository ${options.repoId}: its bundle is not in the object store`,

@@ -44,7 +44,8 @@ export async function makeWorkspace(
       ...(item.repo.checkout ? [item.repo.checkout] : []),
     ])
   ) {
-    fetched += await fetchCommit(queue, store, { repoId: item.repo.id, commit, scratch });
+    // An attempt cancelled while its bundles download stops at once, not after the queue's patience.
+    fetched += await fetchCommit(queue, store, { repoId: item.repo.id, commit, scratch, signal: ctx.signal });
   }
   const source = join(dir, "src");
   await git(["init", "--quiet", source], { cwd: dir });

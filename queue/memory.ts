@@ -3,6 +3,7 @@
  * backend (the seam's contract tests run against both). Nothing outside the process can reach it, so it serves
  * work done here: spot's default, where a job's coordinator runs its tasks itself and no executor is involved.
  */
+import { SpotError } from "../errors.ts";
 import { composeQueue } from "./compose.ts";
 import { type ExecutorRecord, seenAs } from "./item.ts";
 import {
@@ -106,7 +107,8 @@ class MemoryObjects implements QueueObjects {
   async put(name: string, file: string, meta: Record<string, string> = {}) {
     this.#objects.set(name, { bytes: await Deno.readFile(file), meta });
   }
-  async get(name: string, file: string) {
+  async get(name: string, file: string, options: { signal?: AbortSignal } = {}) {
+    if (options.signal?.aborted) throw new SpotError("CANCELLED", `Cannot fetch "${name}": it was cancelled`);
     const o = this.#objects.get(name);
     if (!o) return false;
     await Deno.writeFile(file, o.bytes);

@@ -26,6 +26,11 @@ const MIN_REQUEST_MS = 500;
 const MAX_REQUEST_MS = 5_000;
 /** A publish retried after a lost answer within this window is stored once (its message id is the task's). */
 const DEDUPE_MS = 120_000;
+/**
+ * How long a close waits for its drain: a drain flushes, and a server that is away (paused, partitioned) never
+ * answers a flush, which held a finished command open for good; after this the connection is closed as it is.
+ */
+const DRAIN_MS = 3_000;
 
 export interface NatsNames {
   stream: string;
@@ -136,7 +141,11 @@ export async function openNatsQueue(config: QueueConfig, options: { client: stri
       objects: new NatsObjects(objects, where),
       executors: natsExecutors(executors, where),
       close: async () => {
-        await nc.drain().catch(() => nc.close());
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<false>((r) => timer = setTimeout(r, DRAIN_MS, false));
+        const drained = await Promise.race([nc.drain().then(() => true, () => false), late]);
+        clearTimeout(timer);
+        if (!drained) await nc.close().catch(() => {});
       },
     });
   } catch (error) {

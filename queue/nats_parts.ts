@@ -9,7 +9,7 @@ import { AckPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } fr
 import { type KV, KvWatchInclude } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
 import { ExecutorRecord, seenAs } from "./item.ts";
-import { retrying } from "./retry.ts";
+import { abortable, retrying } from "./retry.ts";
 import { type Delivery, KvConflict, type KvLike, type QueueObjects, type WorkStream } from "./types.ts";
 
 /** A subject token and consumer name for a profile: its name when plain, else `~` and its UTF-8 in hex. */
@@ -145,23 +145,32 @@ export class NatsObjects implements QueueObjects {
       await once();
     }
   }
-  async get(name: string, file: string) {
-    return await retrying(`fetch "${name}"`, async () => {
-      const got = await this.os.get(name);
+  /** A cancel stops the download at once: between tries, in the server's answer, and mid-stream. */
+  async get(name: string, file: string, options: { signal?: AbortSignal } = {}) {
+    const { signal } = options;
+    const what = `fetch "${name}"`;
+    return await retrying(what, async () => {
+      const got = await abortable(this.os.get(name), signal, what);
       if (!got) return false;
+      const reader = got.data.getReader();
+      const cancel = () => void reader.cancel().catch(() => {});
+      signal?.addEventListener("abort", cancel, { once: true });
       // Written chunk by chunk: piping into the file's writable dropped the last chunk (seen on Deno 2.9).
       const out = await Deno.open(file, { write: true, create: true, truncate: true });
       try {
-        for await (const chunk of got.data) {
-          for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
+        for (;;) {
+          const { done, value } = await abortable(reader.read(), signal, what);
+          if (done) break;
+          for (let at = 0; at < value.length;) at += await out.write(value.subarray(at));
         }
       } finally {
+        signal?.removeEventListener("abort", cancel);
         closeQuietly(out);
       }
-      const error = await got.error;
+      const error = await abortable(got.error, signal, what);
       if (error) throw error;
       return true;
-    }, { where: this.where });
+    }, { where: this.where, signal });
   }
   async meta(name: string) {
     const info = await retrying(`read "${name}"`, () => this.os.info(name), { where: this.where });

@@ -29,19 +29,27 @@ function isRefusal(error: unknown): boolean {
   );
 }
 
+/**
+ * `fn` tried until it answers. `signal` is looked at before each try and ends the pause between tries at once:
+ * an attempt that is cancelled must not wait out the patience. A try under way runs to its answer or its
+ * timeout (a claim's answer must not be dropped); `abortable` ends one at once where dropping it is harmless.
+ */
 export async function retrying<T>(
   what: string,
   fn: () => Promise<T>,
   options: { patienceMs?: number; signal?: AbortSignal; where?: string } = {},
 ): Promise<T> {
   const until = Date.now() + (options.patienceMs ?? PATIENCE_MS);
+  const { signal } = options;
   let pause = FIRST_PAUSE_MS;
   for (;;) {
     try {
+      stopIfAborted(what, signal);
       return await fn();
     } catch (error) {
       if (isConflict(error)) throw new KvConflict((error as Error).message);
-      if (options.signal?.aborted || Date.now() + pause > until || isRefusal(error)) {
+      stopIfAborted(what, signal);
+      if (Date.now() + pause > until || isRefusal(error)) {
         const message = error instanceof Error ? error.message : String(error);
         throw new SpotError(
           "QUEUE_UNAVAILABLE",
@@ -51,8 +59,30 @@ export async function retrying<T>(
           { details: { where: options.where, cause: message } },
         );
       }
-      await new Promise((r) => setTimeout(r, pause));
+      await pauseFor(pause, signal);
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
   }
+}
+
+function stopIfAborted(what: string, signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new SpotError("CANCELLED", `Cannot ${what}: it was cancelled`);
+}
+
+/** `p`, or a CANCELLED refusal as soon as `signal` aborts (what `p` still does is left to finish unread). */
+export function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new SpotError("CANCELLED", `Cannot ${what}: it was cancelled`));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => (clearTimeout(timer), signal?.removeEventListener("abort", done), resolve());
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -35,8 +35,8 @@ export interface Claim {
 /** Files by name: the repository's bundles and each attempt's result. */
 export interface QueueObjects {
   put(name: string, file: string, meta?: Record<string, string>): Promise<void>;
-  /** Writes the object to `file`; false when there is none. */
-  get(name: string, file: string): Promise<boolean>;
+  /** Writes the object to `file`; false when there is none. `signal` stops it, retries and all, at once. */
+  get(name: string, file: string, options?: { signal?: AbortSignal }): Promise<boolean>;
   meta(name: string): Promise<Record<string, string> | null>;
   remove(name: string): Promise<void>;
   list(prefix: string): Promise<string[]>;
