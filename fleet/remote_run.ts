@@ -16,7 +16,7 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { RunResult } from "../verbs/run.ts";
 import type { SpotContext } from "../store/context.ts";
 import { followTask } from "./await.ts";
-import { sendRun, type SendSpec } from "./send.ts";
+import { sendRun, type SendSpec, unsent } from "./send.ts";
 import { hostName } from "./fit.ts";
 import { importResult } from "./import.ts";
 
@@ -84,6 +84,8 @@ export async function runOnQueue(
   if (!out) {
     requireStatus(state, ["prepared"], "run");
     await requireBaselines(ctx, state);
+    state = await sendRun(ctx, queue, state, spec);
+  } else if (unsent(state)) {
     state = await sendRun(ctx, queue, state, spec);
   }
   let status: TaskStatus | null;

@@ -3,6 +3,10 @@
  * (fleet/repo_sync.ts), its turn's attachments (files in its run dir) go with the work item, the item onto the
  * queue, and the run moves to `running` with the task named in `state.fleet`. A run sent again cancels its old
  * task first.
+ *
+ * The task's id is recorded before the task is queued, and `enqueuedAt` once the queue took it: a sender that
+ * dies between the two leaves a run that names its task, so the next `spot run --on fleet` sends that same task
+ * (or finds it queued) instead of a second one beside it, which would run twice and be taken over once.
  */
 import { relative } from "../base/path.ts";
 import { within } from "../sandbox/host_paths.ts";
@@ -39,14 +43,21 @@ export interface SendSpec {
   job?: { jobId: string; task: string };
 }
 
+/** A run whose task is recorded but was never confirmed queued: its sender died while sending it. */
+export function unsent(state: RunState): boolean {
+  return state.status === "running" && state.fleet?.role === "origin" && !state.fleet.enqueuedAt &&
+    !state.interruption;
+}
+
 export async function sendRun(
   ctx: SpotContext,
   queue: Queue,
   state: RunState,
   spec: SendSpec,
 ): Promise<RunState> {
+  const again = unsent(state) ? state.fleet!.taskId : null;
   const old = state.fleet?.role === "origin" ? state.fleet.taskId : null;
-  if (old) await queue.cancel(old, "the run was sent again").catch(() => null);
+  if (old && old !== again) await queue.cancel(old, "the run was sent again").catch(() => null);
   const task = await loadTask(ctx.store, state.runId);
   const scratch = await Deno.makeTempDir({ prefix: "spot-fleet-send-" });
   try {
@@ -60,7 +71,7 @@ export async function sendRun(
     }
     const { attachments, ...turn } = spec.turn;
     const { repositoryRoot: _root, baseRevision: _base, runId: _id, ...contract } = task;
-    const taskId = `${state.runId.slice(0, 60)}.${crypto.randomUUID().slice(0, 8)}`;
+    const taskId = again ?? `${state.runId.slice(0, 60)}.${crypto.randomUUID().slice(0, 8)}`;
     const item: WorkItem = {
       schemaVersion: 1,
       taskId,
@@ -85,17 +96,21 @@ export async function sendRun(
       ...(spec.jobResult ? { jobResult: spec.jobResult } : {}),
       enqueuedAt: ctx.now(),
     };
-    await queue.enqueue(item);
-    const fleet = { role: "origin" as const, queue: queue.where, taskId, enqueuedAt: item.enqueuedAt };
-    const next = await moveRun(
-      ctx,
-      state,
-      "running",
-      `sent to the fleet at ${queue.where} as task ${taskId}`,
-      {
+    const fleet = { role: "origin" as const, queue: queue.where, taskId };
+    const recorded = again
+      ? state
+      : await moveRun(ctx, state, "running", `sent to the fleet at ${queue.where} as task ${taskId}`, {
         fleet,
-      },
-    );
+      });
+    // The queue may hold it already when the last sender died after queueing it, before it said so.
+    const queued = again ? await queue.status(taskId) : null;
+    if (!queued) await queue.enqueue(item);
+    const now = await ctx.store.load(state.runId);
+    const next = {
+      ...now,
+      fleet: { ...(now.fleet ?? recorded.fleet!), enqueuedAt: queued?.enqueuedAt ?? item.enqueuedAt },
+    };
+    await ctx.store.save(next);
     await ctx.store.event(state.runId, {
       type: "fleet",
       state: "queued",
