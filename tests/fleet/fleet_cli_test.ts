@@ -63,9 +63,19 @@ Deno.test({
   fn: async () => {
     const nats = await startNats();
     let started: RunningExecutor | null = null;
+    // Every background run is stopped by its pid however the test ends (one left following its task once held
+    // the test run open after a failure).
+    const runs: ReturnType<typeof runInBackground>[] = [];
+    const background = (runId: string) => {
+      const bg = runInBackground(origin, repo, runId);
+      runs.push(bg);
+      return bg;
+    };
+    let origin: Awaited<ReturnType<typeof machine>>;
+    let repo: string;
     try {
-      const origin = await machine("origin", nats.url);
-      const repo = await makeRepo({ "README.md": "# r\n" }, origin.dir);
+      origin = await machine("origin", nats.url);
+      repo = await makeRepo({ "README.md": "# r\n" }, origin.dir);
       const model = join(origin.dir, "any.jsonl");
       await writeEpisode(model, [{ op: "say", text: "hi" }]);
       const doctor = () =>
@@ -93,7 +103,7 @@ Deno.test({
         path: "long.txt",
         content: "x",
       }]);
-      const bg = runInBackground(origin, repo, long);
+      const bg = background(long);
       await until("the long run to be claimed", async () => (await fleetOf(origin, long)).executor === "e1");
       await new Promise((r) => setTimeout(r, 1_000));
       const cancelledAt = Date.now();
@@ -122,7 +132,7 @@ Deno.test({
         { op: "exec", argv: ["sh", "-c", `while [ -e '${hold}' ]; do sleep 0.05; done`] },
         { op: "write", path: "gated.txt", content: "done\n" },
       ]);
-      const first = runInBackground(origin, repo, gated);
+      const first = background(gated);
       await until(
         "the gated run to be claimed",
         async () => (await fleetOf(origin, gated)).executor === "e1",
@@ -133,8 +143,8 @@ Deno.test({
         return (r.json.executors as { status: string }[])[0]?.status === "draining";
       });
       const later = await prepared(origin, repo, "later", [{ op: "write", path: "later.txt", content: "x" }]);
-      const second = runInBackground(origin, repo, later);
-      await until("the later run to be queued", async () => !!(await fleetOf(origin, later)).taskId);
+      const second = background(later);
+      await until("the later run to be queued", async () => !!(await fleetOf(origin, later)).enqueuedAt);
       await Deno.remove(hold);
       const ran = await first.done;
       assert.equal(ran.exitCode, 0, ran.stderr);
@@ -150,6 +160,7 @@ Deno.test({
       Deno.kill(await second.pid, "SIGINT");
       await second.done;
     } finally {
+      for (const bg of runs) await bg.stop();
       if (started) await stopExecutor(started, "SIGINT");
       await nats.stop();
     }

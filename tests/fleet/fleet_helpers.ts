@@ -17,6 +17,13 @@ export interface Machine extends SpotEnv {
   name: string;
 }
 
+/**
+ * Every process a fleet test starts ends: a `spot` call is killed after this (a hung call fails its test instead
+ * of holding the test run open), and so is a background `spot run --on fleet`.
+ */
+export const CALL_MS = 300_000;
+export const BACKGROUND_MS = 600_000;
+
 /** A machine whose config points at the queue; `extra` merges into the config. */
 export async function machine(
   name: string,
@@ -34,7 +41,7 @@ export async function machine(
   await Deno.mkdir(home);
   // Deno's own cache is the test run's: a fresh HOME would otherwise mean a fresh (downloading) Deno cache.
   const denoDir = Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
-  return { ...env, name, env: { ...env.env, HOME: home, DENO_DIR: denoDir } };
+  return { ...env, name, env: { ...env.env, HOME: home, DENO_DIR: denoDir }, callTimeoutMs: CALL_MS };
 }
 
 export interface RunningExecutor {
@@ -62,12 +69,18 @@ export async function startExecutor(m: Machine, args: string[] = []): Promise<Ru
     ...args,
   ], { cwd: m.dir, env: m.env, onSpawn: started, onStderrLine: (l) => stderr.push(l) });
   const pid = await spawned;
-  await until(
-    `executor ${m.name} to be ready`,
-    () => Promise.resolve(stderr.some((l) => l.includes(": ready on "))),
-    60_000,
-    done,
-  );
+  try {
+    await until(
+      `executor ${m.name} to be ready`,
+      () => Promise.resolve(stderr.some((l) => l.includes(": ready on "))),
+      60_000,
+      done,
+    );
+  } catch (error) {
+    // The caller never gets its pid: it is stopped here, or it would outlive the test.
+    await ended(pid, done, "SIGINT");
+    throw error;
+  }
   return { pid, stderr, done };
 }
 
@@ -135,7 +148,7 @@ export async function prepared(origin: Machine, repo: string, name: string, ops:
   return String(p.json.runId);
 }
 
-/** `spot run --id ID --on fleet` in the background. */
+/** `spot run --id ID --on fleet` in the background; `stop` ends it by its pid (harmless once it ended). */
 export function runInBackground(origin: Machine, repo: string, runId: string) {
   let started: (pid: number) => void = () => {};
   const pid = new Promise<number>((r) => started = r);
@@ -154,9 +167,9 @@ export function runInBackground(origin: Machine, repo: string, runId: string) {
       "--on",
       "fleet",
     ],
-    { cwd: repo, env: origin.env, onSpawn: started },
+    { cwd: repo, env: origin.env, onSpawn: started, timeoutMs: BACKGROUND_MS },
   );
-  return { pid, done };
+  return { pid, done, stop: async () => await ended(await pid, done, "SIGINT") };
 }
 
 /** The run's `state.fleet` on the origin. */

@@ -122,7 +122,16 @@ export async function startJob(env: SpotEnv, repo: string, jobId: string): Promi
 }
 
 export async function waitJob(env: SpotEnv, repo: string, jobId: string, ms = 240_000) {
-  const done = await spot(env, repo, "job", "wait", jobId, "--timeout-ms", String(ms));
+  // The wait's own bound, and room for the verb to say so.
+  const done = await spot(
+    { ...env, callTimeoutMs: ms + 120_000 },
+    repo,
+    "job",
+    "wait",
+    jobId,
+    "--timeout-ms",
+    String(ms),
+  );
   for (let i = 0; i < 100; i++) {
     const status = await spot(env, repo, "job", "status", jobId);
     if (status.json.coordinatorAlive === false) break;
