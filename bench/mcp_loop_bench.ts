@@ -4,7 +4,9 @@
  * `spot mcp` process by the SDK's MCP client over stdio, against the git floor on the same repo, in
  * interleaved rounds. The server starts once, before the rounds (a parent keeps it running), so no round
  * pays a Deno start-up for a verb. Prints `BENCH mcp_loop_vs_git_floor ratio=<x> target=2.5` with each
- * tool call's median.
+ * tool call's median, and the same loop as five CLI processes in the same rounds (`cli_loop_ms`,
+ * `mcp_over_cli`: what the resident path saves, the machine's load cancelled). SPOT_TIMINGS=1 prints the
+ * server's timings table (summed over every call) when it stops; BENCH_ROUNDS sets the rounds.
  */
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   approval,
   CLI,
+  cliLoop,
   DENO_CONFIG,
   floorOnce,
   smallFixture,
@@ -20,7 +23,7 @@ import {
   type Verb,
   VERBS,
 } from "./small_fixture.ts";
-import { benchRatio, finishBench, median, range } from "./bench_line.ts";
+import { benchRatio, finishBench, median, quantile, range } from "./bench_line.ts";
 
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 7);
 const TARGET = 2.5;
@@ -77,13 +80,16 @@ async function loopOnce(): Promise<{ total: number; verbs: Record<Verb, number> 
 try {
   await loopOnce(); // warms the server's module graph, Deno's module cache and git's object store
   await floorOnce(fixture, -1);
+  await cliLoop(fixture);
   const loops: number[] = [];
+  const cliLoops: number[] = [];
   const floors: number[] = [];
   const perVerb: Record<Verb, number[]> = { prepare: [], run: [], verify: [], approve: [], integrate: [] };
   for (let i = 0; i < ROUNDS; i++) {
     const loop = await loopOnce();
     loops.push(loop.total);
     for (const v of VERBS) perVerb[v].push(loop.verbs[v]);
+    cliLoops.push((await cliLoop(fixture)).total);
     floors.push(await floorOnce(fixture, i));
   }
   const detail = VERBS.map((v) =>
@@ -94,7 +100,10 @@ try {
     target: TARGET,
     names: ["loop", "floor"],
     paired: true,
-    detail: `${detail} sandbox=bwrap files=3 server=one`,
+    detail: `${detail} cli_loop_ms=${median(cliLoops).toFixed(0)} cli_loop_spread_ms=${range(cliLoops)} ` +
+      `mcp_over_cli=${(median(loops) / median(cliLoops)).toFixed(3)} mcp_over_cli_spread=${
+        quantile(loops.map((x, i) => x / cliLoops[i]), 0.25).toFixed(3)
+      }..${quantile(loops.map((x, i) => x / cliLoops[i]), 0.75).toFixed(3)} sandbox=bwrap files=3 server=one`,
   });
 } finally {
   await client.close();

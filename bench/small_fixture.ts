@@ -90,4 +90,56 @@ export async function floorOnce(f: SmallFixture, i: number): Promise<number> {
   return elapsed;
 }
 
-export { writeJson };
+/** One `spot <args>` as a CLI process in the fixture's repo: its wall time (Deno start-up included) and JSON. */
+export async function cliVerb(
+  f: SmallFixture,
+  args: string[],
+  showTimings = false,
+): Promise<{ ms: number; out: Record<string, unknown> }> {
+  const started = performance.now();
+  const r = await spawnProcess(
+    [Deno.execPath(), "run", "--no-prompt", "--allow-all", "--config", DENO_CONFIG, CLI, ...args],
+    { cwd: f.repo, env: f.env, timeoutMs: 120_000 },
+  );
+  const ms = performance.now() - started;
+  if (r.exitCode !== 0) throw new Error(`spot ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
+  if (showTimings) console.log(`spot ${args[0]}: ${r.stderr.trim()}`);
+  return { ms, out: JSON.parse(r.stdout) };
+}
+
+export interface LoopTimes {
+  total: number;
+  verbs: Record<Verb, number>;
+  runId: string;
+}
+
+/** The small loop as five CLI processes; the integrated commit dropped afterwards, outside the timing. */
+export async function cliLoop(f: SmallFixture, showTimings = false): Promise<LoopTimes> {
+  const spot = (args: string[]) => cliVerb(f, args, showTimings);
+  const verbs = {} as Record<Verb, number>;
+  const prep = await spot([
+    "prepare",
+    "--task",
+    f.taskFile,
+    "--profile",
+    "replay",
+    "--model",
+    f.episode,
+    "--sandbox",
+    "bwrap",
+  ]);
+  verbs.prepare = prep.ms;
+  const runId = String(prep.out.runId);
+  verbs.run = (await spot(["run", "--id", runId])).ms;
+  const verify = await spot(["verify", "--id", runId]);
+  verbs.verify = verify.ms;
+  if (verify.out.passed !== true) {
+    throw new Error(`small loop: verification did not pass: ${JSON.stringify(verify.out)}`);
+  }
+  const review = join(f.dir, `review-${runId}.json`);
+  await writeJson(review, approval(verify.out.diffSha256));
+  verbs.approve = (await spot(["approve", "--id", runId, "--review", review, "--message", "bench"])).ms;
+  verbs.integrate = (await spot(["integrate", "--id", runId])).ms;
+  await undoIntegration(f);
+  return { total: VERBS.reduce((sum, v) => sum + verbs[v], 0), verbs, runId };
+}

@@ -8,17 +8,7 @@
  */
 import { join } from "node:path";
 import { spawnProcess } from "../sandbox/spawn.ts";
-import {
-  approval,
-  CLI,
-  DENO_CONFIG,
-  floorOnce,
-  smallFixture,
-  undoIntegration,
-  type Verb,
-  VERBS,
-  writeJson,
-} from "./small_fixture.ts";
+import { cliLoop, cliVerb, DENO_CONFIG, floorOnce, smallFixture, type Verb, VERBS } from "./small_fixture.ts";
 import { benchRatio, finishBench, median, range } from "./bench_line.ts";
 
 const ROUNDS = 5;
@@ -30,59 +20,10 @@ const STARTUP_TARGET = 1.5;
 const SHOW_TIMINGS = Deno.env.get("SPOT_TIMINGS") === "1";
 
 const fixture = await smallFixture("spot-small-bench-");
-const { dir, repo, episode, taskFile, env } = fixture;
+const { dir, env } = fixture;
 
-async function spot(args: string[]): Promise<{ ms: number; out: Record<string, unknown> }> {
-  const started = performance.now();
-  const r = await spawnProcess([
-    Deno.execPath(),
-    "run",
-    "--no-prompt",
-    "--allow-all",
-    "--config",
-    DENO_CONFIG,
-    CLI,
-    ...args,
-  ], {
-    cwd: repo,
-    env,
-    timeoutMs: 120_000,
-  });
-  const ms = performance.now() - started;
-  if (r.exitCode !== 0) throw new Error(`spot ${args.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
-  if (SHOW_TIMINGS) console.log(`spot ${args[0]}: ${r.stderr.trim()}`);
-  return { ms, out: JSON.parse(r.stdout) };
-}
-
-async function loopOnce(): Promise<{ total: number; verbs: Record<Verb, number>; runId: string }> {
-  const verbs = {} as Record<Verb, number>;
-  const prep = await spot([
-    "prepare",
-    "--task",
-    taskFile,
-    "--profile",
-    "replay",
-    "--model",
-    episode,
-    "--sandbox",
-    "bwrap",
-  ]);
-  verbs.prepare = prep.ms;
-  const runId = String(prep.out.runId);
-  verbs.run = (await spot(["run", "--id", runId])).ms;
-  const verify = await spot(["verify", "--id", runId]);
-  verbs.verify = verify.ms;
-  if (verify.out.passed !== true) {
-    throw new Error(`small loop: verification did not pass: ${JSON.stringify(verify.out)}`);
-  }
-  const review = join(dir, `review-${runId}.json`);
-  await writeJson(review, approval(verify.out.diffSha256));
-  verbs.approve = (await spot(["approve", "--id", runId, "--review", review, "--message", "bench"])).ms;
-  verbs.integrate = (await spot(["integrate", "--id", runId])).ms;
-  const total = VERBS.reduce((sum, v) => sum + verbs[v], 0);
-  await undoIntegration(fixture);
-  return { total, verbs, runId };
-}
+const spot = (args: string[]) => cliVerb(fixture, args, SHOW_TIMINGS);
+const loopOnce = () => cliLoop(fixture, SHOW_TIMINGS);
 
 async function emptyOnce(empty: string): Promise<number> {
   const started = performance.now();
