@@ -18,6 +18,7 @@ const BENCHES = [
   "setup_bench.ts",
   "agents_bench.ts",
   "graph_bench.ts",
+  "fleet_bench.ts",
 ];
 /** A bench that hangs is a failure, not a wait (graph_bench.ts takes 6-12 min, by the machine's load). */
 const TIMEOUT_MS = 20 * 60_000;
