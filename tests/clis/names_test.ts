@@ -33,6 +33,11 @@ const ELSEWHERE: Record<string, { names: string[]; why: string }> = {
   "verbs/prepare.ts": { names: ["replay"], why: BUILT_IN },
   "routing/select_profile.ts": { names: ["replay"], why: BUILT_IN },
   "doctor/credential_hint.ts": { names: ["replay"], why: BUILT_IN },
+  "fleet/send.ts": {
+    names: ["replay"],
+    why: `${BUILT_IN}: its episode travels with the task to an executor`,
+  },
+  "fleet/import.ts": { names: ["replay"], why: `${BUILT_IN}: the origin keeps its own episode's path` },
   "serve/connections.ts": {
     names: ["pi", "replay"],
     why: "the dashboard always shows the seed's worker and the built-in one",
