@@ -250,11 +250,11 @@ export const LOOP_VERBS = [
     name: "cleanup",
     summary: "Remove a finished run's worktree (the run directory stays)",
     output: { CleanupResult: "verbs/cleanup.ts" },
-    input: { runId, keepBranch: flag("keep the worker branch (only the worktree goes)") },
+    input: { runId },
     errors: [...RUN_ERRORS, ...codes("CLEANUP_REFUSED")],
     annotations: { destructive: true, idempotent: true },
     examples: [example("cleanup")],
-    run: async (ctx, i) => (await verbs.cleanup()).cleanupRun(ctx, i.runId, { keepBranch: i.keepBranch }),
+    run: async (ctx, i) => (await verbs.cleanup()).cleanupRun(ctx, i.runId),
   }),
   verb({
     name: "recover",

@@ -182,7 +182,6 @@ export const report: (options: ReportOptions) => Promise<ReportResult> = call<Re
 /** What {@link cleanup} takes. */
 export interface CleanupOptions extends SpotOptions {
   /** the run id prepare returned */ runId: string;
-  /** keep the worker branch (only the worktree goes) */ keepBranch?: boolean;
 }
 
 /**
