@@ -1,7 +1,8 @@
 /** The opencode.json (and kilo.json) spot writes for a run: one provider, fixed permissions, no sharing. */
 import type { LaunchSpec, ProviderType } from "./types.ts";
 import { seconds } from "./plan_util.ts";
-import { configSetting } from "./capabilities/settings.ts";
+import { configSetting } from "./capabilities/routes.ts";
+import type { AdapterSettings } from "./clis/record.ts";
 
 /** The AI SDK package each wire protocol needs; all of them ship inside the binary. */
 const SDK: Record<ProviderType, string> = {
@@ -9,6 +10,20 @@ const SDK: Record<ProviderType, string> = {
   "openai-responses": "@ai-sdk/openai",
   "anthropic-messages": "@ai-sdk/anthropic",
   "google-gemini": "@ai-sdk/google",
+};
+
+/** opencode and its fork kilo take the same settings the same way. */
+export const OPENCODE_FAMILY_SETTINGS: AdapterSettings = {
+  reasoningEffort: {
+    via: "config",
+    name: "provider.<p>.models.<m>.options.reasoningEffort",
+    needsBaseUrl: true,
+  },
+  maxContextSize: {
+    via: "none",
+    why: "its model limit needs an output limit beside the context one, and a profile has none",
+  },
+  maxTurns: { via: "config", name: "agent.build.steps" },
 };
 
 /** Edits are the job; shell commands run only in spot's own verify steps; the web only for research. */
@@ -28,9 +43,8 @@ export function opencodeConfig(spec: LaunchSpec, schemaUrl: string): Record<stri
     ...(timeout ? { headerTimeout: timeout, chunkTimeout: timeout } : {}),
   };
   const declared: Record<string, unknown> = { options };
-  // opencode and kilo share one row of adapters/capabilities/settings.ts.
-  const effort = configSetting("opencode", spec.profile, "reasoningEffort");
-  const steps = configSetting("opencode", spec.profile, "maxTurns");
+  const effort = configSetting(OPENCODE_FAMILY_SETTINGS, spec.profile, "reasoningEffort");
+  const steps = configSetting(OPENCODE_FAMILY_SETTINGS, spec.profile, "maxTurns");
   if (baseUrl) {
     declared.npm = SDK[providerType ?? "openai-completions"];
     declared.name = provider;

@@ -1,7 +1,9 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { piAdapter } from "./pi.ts";
+import { loadAdapter } from "./load.ts";
+
+const piAdapter = (await loadAdapter("pi"))!;
 import { type LaunchPlan, type LaunchSpec, newParseState, type WorkerOutcome } from "./types.ts";
 
 const FAKE_PI = fileURLToPath(new URL("../tests/fixtures/fake-pi", import.meta.url));

@@ -1,9 +1,12 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { getAdapter } from "./mod.ts";
-import { piAdapter } from "./pi.ts";
-import { replayAdapter } from "./replay.ts";
+import { loadAdapter } from "./load.ts";
+
 import { type LaunchSpec, newParseState, type WorkerOutcome } from "./types.ts";
+
+const piAdapter = (await loadAdapter("pi"))!;
+const replayAdapter = (await loadAdapter("replay"))!;
 
 function spec(root: string, overrides: Partial<LaunchSpec> = {}): LaunchSpec {
   return {

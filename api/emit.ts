@@ -112,17 +112,42 @@ export function libraryModule(verbs: readonly AnyVerb[]): string {
   return [head.join("\n"), ...body].join("\n\n") + "\n";
 }
 
+/** The table module of every first word (and alias) a verb's CLI name starts with, for the CLI's fast path. */
+function modulesIndex(modules: readonly [string, TableModule][]): string {
+  const lines = [...new Map(modules)].map(([word, module]) =>
+    `  ${JSON.stringify(word)}: ${JSON.stringify(module)},`
+  );
+  return [
+    HEADER +
+    "/** The table module of every first word (and alias) a verb's CLI name starts with (table/index.ts). */",
+    "",
+    `export const MODULE_OF: Record<string, ${
+      [...new Set(modules.map(([, m]) => JSON.stringify(m)))].join(" | ")
+    }> = {`,
+    ...lines,
+    "};",
+    "",
+  ].join("\n");
+}
+
 /** Every generated file, by its path from the repository's root. */
 export async function renderVerbFiles(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   const all: AnyVerb[] = [];
+  const modules: [string, TableModule][] = [];
   for (const module of Object.keys(TABLE_MODULES) as TableModule[]) {
     const verbs = await TABLE_MODULES[module]();
     all.push(...verbs);
+    for (const v of verbs) {
+      modules.push(
+        ...[v.name, v.alias ?? v.name].map((n) => [n.split(" ")[0], module] as [string, TableModule]),
+      );
+    }
     if (verbs.some((v) => verbOn(v, "lib") && !("host" in v))) {
       files[`api/gen/${module}.ts`] = libraryModule(verbs);
     }
   }
+  files["table/modules_gen.ts"] = modulesIndex(modules);
   files["skill/references/commands.md"] = commandsMarkdown(all);
   return files;
 }
@@ -130,7 +155,8 @@ export async function renderVerbFiles(): Promise<Record<string, string>> {
 if (import.meta.main) {
   const root = dirname(dirname(fromFileUrl(import.meta.url)));
   for (const [path, text] of Object.entries(await renderVerbFiles())) {
-    await Deno.mkdir(dirname(join(root, path)), { recursive: true });
+    const dir = dirname(join(root, path));
+    if (!(await Deno.stat(dir).catch(() => null))) await Deno.mkdir(dir, { recursive: true });
     await Deno.writeTextFile(join(root, path), text);
     console.log(`wrote ${path}`);
   }

@@ -3,7 +3,7 @@
  * positionals, and (given `run`) a function that runs it. A verb named `agent start` is the command `start`
  * of the group `agent`.
  */
-import { cliHelp, cliSpelling } from "../table/field.ts";
+import { cliHelp, cliSpelling, completionOf } from "../table/field.ts";
 import { GROUPS } from "../table/index.ts";
 import { type AnyVerb, verbOn } from "../table/verb.ts";
 import { cliFields } from "./fields.ts";
@@ -19,7 +19,7 @@ function commandOf(v: AnyVerb, run?: Run): CommandSpec {
     help: cliHelp(field),
     ...(field.kind === "list" ? { variadic: true } : {}),
     ...(field.kind === "text" && field.values ? { values: field.values } : {}),
-    ...(field.complete ? { complete: field.complete } : {}),
+    ...(completionOf(field) ? { complete: completionOf(field) } : {}),
   }));
   const options: OptionSpec[] = fields.filter((f) => !f.positional).map(({ key, field }) => ({
     flags: cliSpelling(key, field),
@@ -28,7 +28,7 @@ function commandOf(v: AnyVerb, run?: Run): CommandSpec {
     ...("parse" in field && field.parse ? { parse: field.parse } : {}),
     ...(field.kind === "text" && field.default !== undefined ? { default: field.default } : {}),
     ...(field.kind === "text" && field.values ? { values: field.values } : {}),
-    ...(field.complete ? { complete: field.complete } : {}),
+    ...(completionOf(field) ? { complete: completionOf(field) } : {}),
   }));
   return {
     name: v.name.split(" ").at(-1)!,

@@ -29,7 +29,14 @@ export const VALIDATING_SOURCES = [
   "../base/path.ts",
   "../adapters/types.ts",
   "../adapters/capabilities/settings.ts",
+  "../adapters/capabilities/routes.ts",
   "../adapters/clis/",
+  // What the records' launch plans import, and (as types only) their stream readers.
+  "../adapters/plan_util.ts",
+  "../adapters/opencode_config.ts",
+  "../adapters/streams/",
+  "../base/lazy.ts",
+  "../base/timings.ts",
   "../deno.json",
 ];
 

@@ -1,7 +1,9 @@
 import { equal } from "node:assert/strict";
 import { join } from "node:path";
-import { qoderAdapter } from "../adapters/qoder.ts";
+import { loadAdapter } from "../adapters/load.ts";
 import { locateBinary } from "./locate.ts";
+
+const qoderAdapter = (await loadAdapter("qoder"))!;
 
 async function withBins(names: string[], fn: (dir: string) => void): Promise<void> {
   const dir = await Deno.makeTempDir();

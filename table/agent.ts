@@ -43,20 +43,14 @@ export const AGENT_VERBS = [
       "On a task contract (a prepared and run contract run) or a free-form brief run in a worktree of cwd",
     input: {
       name: agentName,
-      task: doc("task", "the task contract: the agent is a prepared and run contract run", {
-        cli: "--task <file>",
-        complete: "file",
-      }),
+      task: doc("task", "the task contract: the agent is a prepared and run contract run"),
       brief: text("free-form brief (a file, or the text itself), run in a worktree of --cwd", {
         cli: "--brief <fileOrText>",
         complete: "file",
       }),
       profile: { ...profile, help: "worker profile" },
       model,
-      cwd: text("where the brief works (a git repository); relative paths resolve here", {
-        cli: "--cwd <dir>",
-        complete: "dir",
-      }),
+      cwd: text("where the brief works (a git repository); relative paths resolve here", { complete: "dir" }),
       sandbox,
       redispatchOf: text(
         "after a provider wall: that agent's brief once more, on the next fallback profile (or --profile)",

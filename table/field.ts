@@ -123,12 +123,22 @@ export function kebab(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** The field's CLI spelling: an option's flags (`--id <runId>`), or a positional's `<name>` / `<names...>`. */
+/** What completions offer for the field: its own `complete`, else a file for a document. */
+export function completionOf(field: Field): Completion | undefined {
+  return field.complete ?? (field.kind === "doc" ? "file" : undefined);
+}
+
+/**
+ * The field's CLI spelling: an option's flags (`--id <runId>`), or a positional's `<name>` / `<names...>`.
+ * By default `--kebab-key <v>`, where `<v>` is `<file>` or `<dir>` for a path, `<n>` for a number, else the key.
+ */
 export function cliSpelling(key: string, field: Field): string {
   if (field.cli) return field.cli;
   if (field.kind === "flag") return `--${kebab(key)}`;
   if (field.kind === "list") return `<${key}...>`;
-  return `--${kebab(key)} <${field.kind === "doc" ? "file" : field.kind === "number" ? "n" : key}>`;
+  const path = completionOf(field);
+  const value = path === "file" || path === "dir" ? path : field.kind === "number" ? "n" : key;
+  return `--${kebab(key)} <${value}>`;
 }
 
 /** The field's help where it is a file on the command line. */

@@ -33,7 +33,7 @@ export const HOST_VERBS = [
     name: "serve",
     summary: "Serve the live dashboard (loopback only unless --host says otherwise)",
     input: {
-      port: text("port to listen on", { cli: "--port <port>", default: "7317" }),
+      port: text("port to listen on", { default: "7317" }),
       host: text("address to bind", { cli: "--host <address>", default: "127.0.0.1" }),
       open: flag("do not open a browser", { cli: "--no-open" }),
     },
@@ -110,9 +110,7 @@ export const HOST_VERBS = [
         min: 0,
         parse: port,
       }),
-      token: text("with --http: require this bearer token (default: $SPOT_MCP_TOKEN when set)", {
-        cli: "--token <token>",
-      }),
+      token: text("with --http: require this bearer token (default: $SPOT_MCP_TOKEN when set)"),
     },
     errors: ["SERVE_FAILED"],
     faces: ["cli"],
@@ -126,7 +124,7 @@ export const HOST_VERBS = [
         values: ["claude-code", "codex"],
         cli: "--for <parent>",
       }),
-      dir: text("install here instead", { cli: "--dir <dir>", complete: "dir" }),
+      dir: text("install here instead", { complete: "dir" }),
     },
     errors: [],
     faces: ["cli"],

@@ -1,6 +1,7 @@
 /**
  * Where each verb is declared, by its first CLI word, so a well-formed call loads only its own table module
- * (the fast path in cli.ts; docs/performance.md). table/faces_test.ts holds this map to the table.
+ * (the fast path in cli.ts; docs/performance.md). The map of first words is generated from the table
+ * (`deno task verbs` writes table/modules_gen.ts); table/faces_test.ts holds it to the table.
  */
 import { lazy } from "../base/lazy.ts";
 import type { AnyVerb } from "./verb.ts";
@@ -16,40 +17,7 @@ export const TABLE_MODULES = {
 
 export type TableModule = keyof typeof TABLE_MODULES;
 
-/** The module of every first word (and alias) a verb's CLI name starts with. */
-export const MODULE_OF: Record<string, TableModule> = {
-  doctor: "loop",
-  prepare: "loop",
-  run: "loop",
-  verify: "loop",
-  "self-review": "loop",
-  revise: "loop",
-  approve: "loop",
-  integrate: "loop",
-  report: "loop",
-  cleanup: "loop",
-  recover: "loop",
-  discard: "runs",
-  gc: "runs",
-  inspect: "runs",
-  list: "runs",
-  diff: "runs",
-  "parent-meter": "runs",
-  "codex-meter": "runs",
-  detect: "runs",
-  sandbox: "runs",
-  dashboard: "runs",
-  serve: "host",
-  monitor: "host",
-  config: "host",
-  mcp: "host",
-  skill: "host",
-  completions: "host",
-  complete: "host",
-  agent: "agent",
-  job: "job",
-  executor: "fleet",
-};
+export { MODULE_OF } from "./modules_gen.ts";
 
 /** What each group of verbs is about, for its help line (its verbs are listed after it). */
 export const GROUPS: Record<string, string> = {

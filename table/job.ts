@@ -28,7 +28,6 @@ function bounded(what: string, unit: string, max: number) {
 const timeoutMs = number(
   "how long to wait at most, in milliseconds (default: until the job ends, at most its limits.jobMs)",
   {
-    cli: "--timeout-ms <n>",
     int: true,
     min: 0,
     max: MAX_WAIT_MS,
@@ -52,7 +51,6 @@ export const JOB_VERBS = [
         required: true,
         cli: "<file>",
         stdin: true,
-        complete: "file",
       }),
     },
     errors: ["JOB_INVALID", "JOB_CYCLE", "OWNERSHIP_OVERLAP", "NOT_A_REPOSITORY"],
@@ -69,7 +67,6 @@ export const JOB_VERBS = [
         required: true,
         cli: "<task>",
         stdin: true,
-        complete: "file",
       }),
     },
     errors: [...JOB_ERRORS, "JOB_INVALID", "JOB_CYCLE", "OWNERSHIP_OVERLAP"],
@@ -229,7 +226,6 @@ export const JOB_VERBS = [
     input: {
       confirm: confirm("collect them (a preview otherwise)"),
       olderThanDays: number("untouched for this many days (default 7)", {
-        cli: "--older-than-days <n>",
         int: true,
         min: 0,
         max: MAX_GC_DAYS,

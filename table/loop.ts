@@ -34,17 +34,9 @@ const verbs = {
 };
 
 const example = (verb: string, rest = "") => `spot ${verb} --id run-20261201-101500-a1b2c3${rest}`;
-const task = doc("task", "the task contract (schemas/task-contract.schema.json)", {
-  required: true,
-  cli: "--task <file>",
-  complete: "file",
-});
+const task = doc("task", "the task contract (schemas/task-contract.schema.json)", { required: true });
 const review = (verdict: string) =>
-  doc("review", `the review, verdict ${verdict} (schemas/review-result.schema.json)`, {
-    required: true,
-    cli: "--review <file>",
-    complete: "file",
-  });
+  doc("review", `the review, verdict ${verdict} (schemas/review-result.schema.json)`, { required: true });
 const cliOnly = ["cli"] as const;
 
 export const LOOP_VERBS = [
@@ -85,7 +77,6 @@ export const LOOP_VERBS = [
       profile,
       model,
       usageStart: text("parent usage snapshot file taken before planning (spot parent-meter)", {
-        cli: "--usage-start <file>",
         complete: "file",
       }),
       codexStart: text("legacy name of --usage-start", { cli: "--codex-start <file>", faces: cliOnly }),
@@ -136,10 +127,7 @@ export const LOOP_VERBS = [
         mcpDefault: true,
         faces: ["cli", "mcp"],
       }),
-      name: text("with detach: the agent's name (default: the run id)", {
-        cli: "--name <name>",
-        faces: ["cli", "mcp"],
-      }),
+      name: text("with detach: the agent's name (default: the run id)", { faces: ["cli", "mcp"] }),
       on,
     },
     errors: [
@@ -249,14 +237,12 @@ export const LOOP_VERBS = [
     input: {
       runId,
       chatgptImageGenerations: number("images made in ChatGPT for the same task", {
-        cli: "--chatgpt-image-generations <n>",
         int: true,
         min: 0,
         parse: (v) => Number.parseInt(v, 10),
       }),
       format: text("json (default), or parent: the final response a parent gives its user", {
         values: ["json", "parent"],
-        cli: "--format <format>",
       }),
     },
     errors: RUN_ERRORS,

@@ -39,8 +39,8 @@ export const RUN_VIEW_VERBS = [
     summary: "List runs (a table on a terminal)",
     about: "Newest first, 200 at most unless limit or all says otherwise",
     input: {
-      status: text("only runs in this status", { values: RUN_STATUSES, cli: "--status <status>" }),
-      caller: text("only runs from this caller (claude-code, codex, cli, ...)", { cli: "--caller <caller>" }),
+      status: text("only runs in this status", { values: RUN_STATUSES }),
+      caller: text("only runs from this caller (claude-code, codex, cli, ...)"),
       running: flag("only active runs"),
       limit: number("show the newest N runs (default 200)", { int: true, min: 0, parse: positiveInt }),
       offset: number("skip the N newest matching runs first", { int: true, min: 0, parse: positiveInt }),
@@ -102,10 +102,7 @@ export const RUN_VIEW_VERBS = [
     alias: "codex-meter",
     summary: "Snapshot the parent agent's session usage (run it before planning; pass the file to prepare)",
     input: {
-      output: text("write the snapshot here (for prepare's usageStart)", {
-        cli: "--output <file>",
-        complete: "file",
-      }),
+      output: text("write the snapshot here (for prepare's usageStart)", { complete: "file" }),
     },
     errors: ["PARENT_METER_FAILED"],
     cwd: true,
@@ -142,7 +139,6 @@ export const RUN_VIEW_VERBS = [
     summary: "Write the dashboard as one self-contained HTML file",
     input: {
       output: text("where to write it (default: dashboard.html in the state directory)", {
-        cli: "--output <file>",
         complete: "file",
       }),
     },

@@ -12,6 +12,7 @@
  */
 
 import { type AdapterSettings, CLI_RECORDS, type SettingKey } from "../clis/mod.ts";
+import { type ProfileSettings, settingFlags as routeFlags } from "./routes.ts";
 
 export type { AdapterSettings, SettingKey, SettingRoute } from "../clis/mod.ts";
 
@@ -29,12 +30,7 @@ export const ADAPTER_SETTINGS: Readonly<Record<string, AdapterSettings>> = Objec
   CLI_RECORDS.map((r) => [r.name, r.settings]),
 );
 
-/** The values of the three settings a profile sets, flat. */
-export interface ProfileSettings {
-  reasoningEffort?: string;
-  maxContextSize?: number;
-  maxTurns?: number;
-}
+export type { ProfileSettings } from "./routes.ts";
 
 /** The fields `settingProblems` reads from a profile. */
 export interface SettingsProfile {
@@ -85,40 +81,8 @@ export function settingProblems(profile: SettingsProfile): SettingProblem[] {
   return problems;
 }
 
-/** The flags the table routes to argv, in table order, for the settings the launch carries. */
+/** The flags a CLI's row routes to argv (by the CLI's name; adapters/capabilities/routes.ts by its row). */
 export function settingFlags(adapter: string, values: ProfileSettings): string[] {
-  return routed(adapter, values, "flag").flatMap(([route, value]) => [route.name, String(value)]);
-}
-
-/** The variables the table routes to the environment. */
-export function settingEnv(adapter: string, values: ProfileSettings): Record<string, string> {
-  return Object.fromEntries(
-    routed(adapter, values, "env").map(([route, value]) => [route.name, String(value)]),
-  );
-}
-
-/** A setting's value when the table sends it through the CLI's config file, else undefined. */
-export function configSetting<K extends SettingKey>(
-  adapter: string,
-  values: ProfileSettings,
-  key: K,
-): ProfileSettings[K] | undefined {
-  const route = ADAPTER_SETTINGS[adapter]?.[key];
-  return route?.via === "config" ? values[key] : undefined;
-}
-
-function routed(
-  adapter: string,
-  values: ProfileSettings,
-  via: "flag" | "env",
-): [{ name: string }, string | number][] {
-  const table = ADAPTER_SETTINGS[adapter];
-  if (!table) return [];
-  const out: [{ name: string }, string | number][] = [];
-  for (const key of SETTING_KEYS) {
-    const route = table[key];
-    const value = values[key];
-    if (value !== undefined && route.via === via) out.push([route, value]);
-  }
-  return out;
+  const row = ADAPTER_SETTINGS[adapter];
+  return row ? routeFlags(row, values) : [];
 }

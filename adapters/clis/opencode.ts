@@ -1,6 +1,19 @@
-/** OpenCode (`opencode-ai`): `opencode run --format json`, its provider declared in the opencode.json spot writes. */
-import type { AdapterSettings, CliRecord, HomeFiles } from "./record.ts";
+/**
+ * opencode (`opencode run --format json`). The config goes in a file named by
+ * OPENCODE_CONFIG, the prompt on argv (opencode blocks on an open stdin), and
+ * `--title` skips the extra title request.
+ */
+import type { CliRecord, HomeFiles } from "./record.ts";
 import { SESSIONS_IN_PRIVATE_HOME, xdgDir } from "./record.ts";
+import { join } from "../../base/path.ts";
+import { OPENCODE_FAMILY_SETTINGS, opencodeConfig } from "../opencode_config.ts";
+
+export { OPENCODE_FAMILY_SETTINGS };
+import { homeEnv, promptText, tmpDirFile, withKey } from "../plan_util.ts";
+import type { LaunchPlan, LaunchSpec } from "../types.ts";
+import { lazy } from "../../base/lazy.ts";
+
+const stream = () => lazy<typeof import("../streams/opencode.ts")>("../streams/opencode.ts", import.meta.url);
 
 /** `opencode models` prints one `provider/model` per line. */
 export function parseModelLines(stdout: string): string[] {
@@ -9,20 +22,6 @@ export function parseModelLines(stdout: string): string[] {
 
 /** The web tools opencode and kilo share, named as their permission keys. */
 export const OPENCODE_WEB_TOOLS: readonly string[] = ["webfetch", "websearch"];
-
-/** opencode and its fork kilo take the same settings the same way. */
-export const OPENCODE_FAMILY_SETTINGS: AdapterSettings = {
-  reasoningEffort: {
-    via: "config",
-    name: "provider.<p>.models.<m>.options.reasoningEffort",
-    needsBaseUrl: true,
-  },
-  maxContextSize: {
-    via: "none",
-    why: "its model limit needs an output limit beside the context one, and a profile has none",
-  },
-  maxTurns: { via: "config", name: "agent.build.steps" },
-};
 
 /** An opencode-family CLI keeps its config under XDG_CONFIG_HOME and its logins under XDG_DATA_HOME. */
 export function xdgHomeFiles(cli: string, config: readonly string[]): HomeFiles[] {
@@ -62,4 +61,55 @@ export const opencodeCli: CliRecord = {
   network: { takesBaseUrl: true, hosts: ["opencode.ai:443", "models.dev:443"] },
   homeFiles: xdgHomeFiles("opencode", ["opencode.json", "opencode.jsonc"]),
   profiles: { opencode: { adapter: "opencode", provider: "opencode", model: "opencode/hy3-free" } },
+  listed: 7,
+  plan,
+  reader: async () => {
+    const { parseOpencodeLine, finishOpencode } = await stream();
+    return { parseLine: parseOpencodeLine, finish: finishOpencode };
+  },
 };
+
+/** A fixed title: opencode would otherwise spend a model call naming the session. */
+export const SESSION_TITLE = "spot worker";
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  const configFile = join(spec.homeDir, "opencode", "opencode.json");
+  const env = withKey(
+    {
+      ...homeEnv(spec),
+      OPENCODE_CONFIG: configFile,
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+    },
+    spec,
+    [],
+  );
+  return opencodeFamilyPlan(spec, env, configFile, "https://opencode.ai/config.json");
+}
+
+/** The launch opencode and its forks share: run in JSON mode on the worktree, config written to `configFile`. */
+export function opencodeFamilyPlan(
+  spec: LaunchSpec,
+  env: Record<string, string>,
+  configFile: string,
+  schemaUrl: string,
+): LaunchPlan {
+  const { provider, model } = spec.profile;
+  return {
+    argv: [
+      spec.binary,
+      ...["run", "--format", "json", "--title", SESSION_TITLE],
+      ...["-m", `${provider}/${model}`, "--dir", spec.worktree],
+      promptText(spec),
+    ],
+    env,
+    files: [
+      { path: configFile, content: JSON.stringify(opencodeConfig(spec, schemaUrl), null, 2) },
+      tmpDirFile(spec),
+    ],
+  };
+}

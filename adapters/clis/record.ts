@@ -1,15 +1,15 @@
 /**
- * What spot knows about one worker CLI, as data: one record per CLI, one file per record
- * (`adapters/clis/<name>.ts`). Detection, the lazy adapter loader, the settings and sessions tables, the
- * egress plan, the home files a worker gets and the default profiles are all read from the records; nothing
- * else lists the CLIs. A record is cheap to import (no launch plan, no stream reader): the adapter itself,
- * `adapters/<name>.ts`, is loaded only when a run needs it, and builds itself from its record with
- * `defineAdapter`, so the two cannot disagree.
+ * What spot knows about one worker CLI, and how it launches it: one record per CLI, one file per record
+ * (`adapters/clis/<name>.ts`, listed by the generated index `mod.ts`). Detection, the lazy adapter loader,
+ * the settings and sessions tables, the egress plan, the home files a worker gets and the default profiles
+ * are all read from the records; nothing else lists the CLIs. A record is cheap to import: its launch plan is
+ * a small pure function, and its stream reader (adapters/streams/, the large part) is imported only when a
+ * run needs it (`reader`). The adapter a run uses is built from the record by `defineAdapter`.
  */
 import type { z } from "zod";
 import { join } from "../../base/path.ts";
 import type { Profile } from "../../schemas/config.ts";
-import type { DetectInfo, ProviderType, WorkerAdapter } from "../types.ts";
+import type { DetectInfo, LaunchPlan, LaunchSpec, ProviderType, WorkerAdapter } from "../types.ts";
 
 /** A profile as the default config writes it (defaults filled in by the schema). */
 export type ProfileInput = z.input<typeof Profile>;
@@ -68,8 +68,10 @@ export type CliNetwork =
   };
 
 export interface CliRecord {
-  /** The adapter name a profile writes; the adapter is `adapters/<name>.ts`, exporting `<name>Adapter`. */
+  /** The adapter name a profile writes; the record is `adapters/clis/<name>.ts`, exporting `<name>Cli`. */
   readonly name: string;
+  /** Where `spot detect` lists it and the default config puts its profiles (ascending; ties by name). */
+  readonly listed: number;
   /** The CLI as people call it. */
   readonly title: string;
   /** Binary looked up on PATH unless the profile or `PI_WORKER_<NAME>_BIN` names one. */
@@ -95,20 +97,26 @@ export interface CliRecord {
   readonly endpoints?: Readonly<Record<string, Endpoint>>;
   /** The profiles the default config ships for this CLI, by name. */
   readonly profiles?: Readonly<Record<string, ProfileInput>>;
+  /** The launch plan: pure, from the run's facts to argv, env and the files the CLI is given. */
+  readonly plan: (spec: LaunchSpec) => LaunchPlan;
+  /** The reader of the CLI's output stream, imported when a run needs it. */
+  readonly reader: () => Promise<StreamReader>;
 }
 
-/** The parts of an adapter that are behaviour, not facts: the launch plan and the stream reader. */
-export type AdapterBehaviour = Pick<WorkerAdapter, "plan" | "parseLine" | "finish">;
+/** A CLI's output read as spot's events, line by line, and the turn's verdict at its end. */
+export type StreamReader = Pick<WorkerAdapter, "parseLine" | "finish">;
 
-/** The adapter of a record: its facts from the record, its behaviour from the adapter's own file. */
-export function defineAdapter(record: CliRecord, behaviour: AdapterBehaviour): WorkerAdapter {
+/** The adapter of a record: its facts and plan from the record, given its stream reader. */
+export function defineAdapter(record: CliRecord, reader: StreamReader): WorkerAdapter {
   return {
     name: record.name,
     defaultBinary: record.defaultBinary,
     selfReviewReadOnly: record.selfReviewReadOnly,
     detect: record.detect,
     ...(record.webTools ? { webTools: record.webTools } : {}),
-    ...behaviour,
+    plan: record.plan,
+    parseLine: reader.parseLine,
+    finish: reader.finish,
   };
 }
 

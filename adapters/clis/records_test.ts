@@ -2,20 +2,51 @@
 import { deepStrictEqual, equal, ok } from "node:assert/strict";
 import { loadAdapter } from "../load.ts";
 import type { LaunchPlan, LaunchSpec, WorkerAdapter } from "../types.ts";
+import { recordFiles, renderIndex } from "../clis_index.ts";
 import { CLI_RECORDS, type CliRecord } from "./mod.ts";
 
 const HERE = new URL("./", import.meta.url);
-const NOT_RECORDS = new Set(["mod.ts", "record.ts"]);
 
-Deno.test("the index lists every record file in this folder once, each under its own name, and nothing else", async () => {
-  const files = [...Deno.readDirSync(HERE)]
-    .map((e) => e.name)
-    .filter((n) => n.endsWith(".ts") && !n.endsWith("_test.ts") && !NOT_RECORDS.has(n))
-    .sort();
+Deno.test("the index is what `deno task clis` writes from this folder: every record file, listed once", async () => {
+  const files = recordFiles([...Deno.readDirSync(HERE)].map((e) => e.name));
   deepStrictEqual(CLI_RECORDS.map((r) => `${r.name}.ts`).sort(), files);
+  equal(await Deno.readTextFile(new URL("mod.ts", HERE)), renderIndex(files), "run `deno task clis`");
   for (const record of CLI_RECORDS) {
     const module = await import(new URL(`${record.name}.ts`, HERE).href);
     equal(module[`${record.name}Cli`], record, `${record.name}.ts exports ${record.name}Cli`);
+  }
+});
+
+Deno.test("a new record file is listed by the generated index, in its place by `listed`", () => {
+  const files = recordFiles(["acme.ts", "mod.ts", "record.ts", "acme_test.ts", "pi.ts"]);
+  deepStrictEqual(files, ["acme.ts", "pi.ts"]);
+  const index = renderIndex(files);
+  ok(index.includes('import { acmeCli } from "./acme.ts";') && index.includes("  acmeCli,\n"), index);
+});
+
+Deno.test("docs/architecture.md says to add a CLI the way the index test and the task do it", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/architecture.md", import.meta.url));
+  const how = doc.slice(doc.indexOf("- **A worker CLI**"), doc.indexOf("- **A gate**"));
+  for (const words of ["one file, `adapters/clis/<cli>.ts`", "`deno task clis`", "`adapters/clis/mod.ts`"]) {
+    ok(how.includes(words), `the "A worker CLI" entry says ${words}`);
+  }
+  const deno = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  ok(
+    String(deno.tasks.clis).endsWith("adapters/clis_index.ts"),
+    "deno task clis runs the index generator",
+  );
+});
+
+Deno.test("each record file is the whole CLI: facts, plan and reader, with no stream reader loaded up front", async () => {
+  const listed = new Set<number>();
+  for (const r of CLI_RECORDS) {
+    equal(typeof r.plan, "function", r.name);
+    equal(typeof r.reader, "function", r.name);
+    ok(!listed.has(r.listed), `${r.name}: listed ${r.listed} twice`);
+    listed.add(r.listed);
+    const text = await Deno.readTextFile(new URL(`${r.name}.ts`, HERE));
+    const eager = [...text.matchAll(/^(?:import|export)\b[^;]*?"([^"]+)";/gm)].map((m) => m[1]);
+    deepStrictEqual(eager.filter((from) => from.includes("streams/")), [], `${r.name}.ts imports a reader`);
   }
 });
 
@@ -83,7 +114,7 @@ const everything = (p: LaunchPlan) =>
 
 async function adapterOf(r: CliRecord): Promise<WorkerAdapter> {
   const adapter = await loadAdapter(r.name);
-  ok(adapter, `adapters/${r.name}.ts exports ${r.name}Adapter`);
+  ok(adapter, `adapters/clis/${r.name}.ts: no adapter`);
   return adapter;
 }
 

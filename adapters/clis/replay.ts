@@ -1,10 +1,16 @@
 /**
- * The replay worker (`replay/spot-replay`), built into spot: a scripted stand-in for pi that plays an episode
- * file (the profile's `model`) and speaks pi's stream. It backs the demo and the tests.
+ * The replay worker (`replay/spot-replay`): a scripted stand-in for pi that
+ * speaks pi's json stream, so it shares pi's parser and finish rule. The
+ * profile's `model` is the absolute path of the episode file.
  */
 import { fromFileUrl } from "../../base/path.ts";
 import type { CliRecord } from "./record.ts";
 import { noSettings } from "./record.ts";
+import { join } from "../../base/path.ts";
+import type { LaunchPlan, LaunchSpec } from "../types.ts";
+import { lazy } from "../../base/lazy.ts";
+
+const stream = () => lazy<typeof import("../streams/pi.ts")>("../streams/pi.ts", import.meta.url);
 
 /** Found on PATH when spot runs from a bundle that has no source tree beside it. */
 const FALLBACK_BINARY = "spot-replay";
@@ -32,4 +38,27 @@ export const replayCli: CliRecord = {
   profiles: {
     replay: { adapter: "replay", provider: "replay", model: "", capabilities: ["text", "code", "tool-use"] },
   },
+  listed: 13,
+  plan,
+  reader: async () => {
+    const { parsePiLine, finishPi } = await stream();
+    return { parseLine: parsePiLine, finish: finishPi };
+  },
 };
+
+function plan(spec: LaunchSpec): LaunchPlan {
+  // A resumed session plays the episode's follow-up lines, so a test can script the turn `agent send` starts.
+  const phase = spec.resumeSession ? "follow-up" : spec.phase;
+  return {
+    argv: [
+      spec.binary,
+      ...["--episode", spec.profile.model, "--phase", phase],
+      ...["--session-dir", join(spec.runDir, "replay-session")],
+      ...(spec.resumeSession ? ["--session", spec.resumeSession] : []),
+    ],
+    // The shim runs the worker with this same deno, whatever PATH says.
+    env: { ...spec.baseEnv, HOME: spec.homeDir, SPOT_DENO: Deno.execPath(), NO_COLOR: "1" },
+    files: [],
+    stdinFile: spec.promptFile,
+  };
+}

@@ -1,8 +1,9 @@
 /**
- * Adding a worker CLI is one record file, its adapter, and the record's line in the index: in a copy of
- * spot's source with exactly those three changes, the new CLI is detected, its settings are checked at config
- * load, its profile ships in the default config, doctor finds its binary and says how to install it when it
- * is missing, and a run prepared for it is loaded lazily, run and verified.
+ * Adding a worker CLI is one file, `adapters/clis/<name>.ts` (its record, launch plan and stream reader),
+ * and `deno task clis` to list it in the generated index: in a copy of spot's source with exactly that file
+ * added and that task run, the new CLI is detected, its settings are checked at config load, its profile
+ * ships in the default config, doctor finds its binary and says how to install it when it is missing, and a
+ * run prepared for it is loaded lazily, run and verified.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -21,12 +22,19 @@ async function copySource(from: string, to: string): Promise<void> {
   }
 }
 
-/** The record: everything spot knows about the CLI. */
-const RECORD = `import type { CliRecord } from "./record.ts";
+/** The one file: everything spot knows about the CLI, its launch plan over the replay worker (which speaks
+ * pi's stream), and that reader. */
+const CLI_FILE = `import { join } from "../../base/path.ts";
+import { lazy } from "../../base/lazy.ts";
+import type { LaunchSpec } from "../types.ts";
+import type { CliRecord } from "./record.ts";
 import { dotDir, noRoute, SESSIONS_IN_PRIVATE_HOME } from "./record.ts";
+
+const stream = () => lazy<typeof import("../streams/pi.ts")>("../streams/pi.ts", import.meta.url);
 
 export const acmeCli: CliRecord = {
   name: "acme",
+  listed: 20,
   title: "Acme Coder",
   defaultBinary: "acme",
   detect: { versionArgs: ["--version"] },
@@ -41,17 +49,6 @@ export const acmeCli: CliRecord = {
   network: { offline: true },
   homeFiles: [dotDir(".acme", ["acme.toml"])],
   profiles: { "acme-cli": { adapter: "acme", provider: "acme", model: "" } },
-};
-`;
-
-/** The adapter: a launch plan over the replay worker, which speaks pi's stream. */
-const ADAPTER = `import { join } from "../base/path.ts";
-import { finishPi, parsePiLine } from "./streams/pi.ts";
-import { acmeCli } from "./clis/acme.ts";
-import { defineAdapter } from "./clis/record.ts";
-import type { LaunchSpec } from "./types.ts";
-
-export const acmeAdapter = defineAdapter(acmeCli, {
   plan: (spec: LaunchSpec) => ({
     argv: [
       spec.binary,
@@ -62,9 +59,11 @@ export const acmeAdapter = defineAdapter(acmeCli, {
     files: [],
     stdinFile: spec.promptFile,
   }),
-  parseLine: parsePiLine,
-  finish: finishPi,
-});
+  reader: async () => {
+    const { parsePiLine, finishPi } = await stream();
+    return { parseLine: parsePiLine, finish: finishPi };
+  },
+};
 `;
 
 async function run(copy: string, env: SpotEnv, cwd: string, ...args: string[]) {
@@ -91,20 +90,20 @@ async function run(copy: string, env: SpotEnv, cwd: string, ...args: string[]) {
   return { code: r.exitCode, json, stderr: r.stderr };
 }
 
-Deno.test("a new CLI is one record, its adapter and one index line: detected, checked, shipped, run", async () => {
+Deno.test("a new CLI is one file and `deno task clis`: detected, checked, shipped, run", async () => {
   const env = await spotEnv();
   const copy = join(env.dir, "spot");
   try {
     await copySource(ROOT, copy);
-    await Deno.writeTextFile(join(copy, "adapters", "clis", "acme.ts"), RECORD);
-    await Deno.writeTextFile(join(copy, "adapters", "acme.ts"), ADAPTER);
-    const index = join(copy, "adapters", "clis", "mod.ts");
-    const text = await Deno.readTextFile(index);
-    await Deno.writeTextFile(
-      index,
-      text.replace('import { claudeCli } from "./claude.ts";', 'import { acmeCli } from "./acme.ts";\n$&')
-        .replace("  replayCli,\n];", "  replayCli,\n  acmeCli,\n];"),
-    );
+    await Deno.writeTextFile(join(copy, "adapters", "clis", "acme.ts"), CLI_FILE);
+    const task = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))).tasks.clis as string;
+    const generated = await spawnProcess(["sh", "-c", task.replace(/^deno /, `"${Deno.execPath()}" `)], {
+      cwd: copy,
+      env: env.env,
+      timeoutMs: 60_000,
+    });
+    assert.equal(generated.exitCode, 0, generated.stderr);
+    assert.match(await Deno.readTextFile(join(copy, "adapters", "clis", "mod.ts")), /acmeCli,/);
 
     // Before its binary is installed: doctor says how to install it.
     const missing = await run(copy, env, env.dir, "doctor", "--profile", "acme-cli", "--sandbox", "none");

@@ -1,7 +1,7 @@
 /**
  * Where source code names a worker CLI. A name counts when the code (comments left out) writes it as a
  * string (`"kimi"`) or as an object key (`kimi: …`), the two shapes a list or a table of CLIs takes. Each
- * CLI's own files may name any CLI: its record, its adapter and stream readers, and files named after it.
+ * CLI's own files may name any CLI: its record file (facts, plan, reader), stream readers, files named after it.
  */
 import { CLI_RECORDS } from "../../adapters/clis/mod.ts";
 
@@ -22,7 +22,7 @@ export function isCliFile(file: string): boolean {
   const [top] = file.split("/");
   const base = file.split("/").pop()!.replace(/\.ts$/, "");
   if (file.startsWith("adapters/clis/") || file.startsWith("adapters/streams/")) return true;
-  // A folder of its own (replay/), or a file named after it (adapters/kimi.ts, registry/qoder_catalog.ts).
+  // A folder of its own (replay/), or a file named after it (adapters/opencode_config.ts, registry/qoder_catalog.ts).
   return names.includes(top) || names.some((n) => base === n || base.startsWith(`${n}_`));
 }
 

@@ -12,10 +12,15 @@ export function geminiTurn(body: Record<string, unknown>, model: string): Turn {
       ? f.parameters
       : undefined,
   }));
-  const hasToolResult = list(body.contents).some((c) =>
-    list(c.parts).some((p) => isObject(p.functionResponse))
-  );
-  return { model, tools, hasToolResult };
+  const responses = list(body.contents).flatMap((c) => list(c.parts))
+    .map((p) => p.functionResponse).filter(isObject);
+  // A function's response is an object; gemini-cli puts a tool's text under `output` (or `content`).
+  const toolResults = responses.map((r) => {
+    const response = isObject(r.response) ? r.response : {};
+    const text = response.output ?? response.content ?? response;
+    return typeof text === "string" ? text : JSON.stringify(text);
+  });
+  return { model, tools, hasToolResult: responses.length > 0, toolResults };
 }
 
 export function geminiAnswer(reply: Reply, tokens: Tokens, model: string, streaming: boolean): Encoded {

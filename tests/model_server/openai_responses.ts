@@ -4,14 +4,33 @@ import { type Encoded, isObject, json, list, sse, stream } from "./sse.ts";
 
 const RESULT_ITEMS = new Set(["function_call_output", "custom_tool_call_output", "tool_result"]);
 
-export function responsesTurn(body: Record<string, unknown>): Turn {
-  const tools: OfferedTool[] = list(body.tools).map((t) => ({
+/** What a namespaced tool is called by in a Turn: `<namespace>__<tool>` (codex: `mcp__spot__spot_prepare`). */
+const NAMESPACED = "__";
+
+function offered(t: Record<string, unknown>): OfferedTool {
+  return {
     name: String(t.name ?? ""),
     kind: t.type === "custom" ? "custom" : "function",
     schema: isObject(t.parameters) ? t.parameters : undefined,
-  }));
-  const hasToolResult = list(body.input).some((item) => RESULT_ITEMS.has(String(item.type)));
-  return { model: String(body.model ?? ""), tools, hasToolResult };
+  };
+}
+
+/** A tool output's text: a string, or the text parts of a content list. */
+function outputText(output: unknown): string {
+  if (typeof output === "string") return output;
+  return list(output).map((part) => String(part.text ?? "")).join("");
+}
+
+export function responsesTurn(body: Record<string, unknown>): Turn {
+  // codex offers an MCP server's tools grouped in one `namespace` tool (`mcp__spot`), each a function in it.
+  const tools: OfferedTool[] = list(body.tools).flatMap((t) =>
+    t.type === "namespace"
+      ? list(t.tools).map((inner) => ({ ...offered(inner), name: `${t.name}${NAMESPACED}${inner.name}` }))
+      : [offered(t)]
+  );
+  const results = list(body.input).filter((item) => RESULT_ITEMS.has(String(item.type)));
+  const toolResults = results.map((item) => outputText(item.output));
+  return { model: String(body.model ?? ""), tools, hasToolResult: results.length > 0, toolResults };
 }
 
 function usage(tokens: Tokens) {
@@ -44,11 +63,16 @@ function outputItem(reply: Reply): Record<string, unknown> {
       status: "completed",
     };
   }
+  // A namespaced tool is called by its own name, with its namespace beside it.
+  const cut = reply.name.lastIndexOf(NAMESPACED);
+  const named = cut > 0
+    ? { name: reply.name.slice(cut + 2), namespace: reply.name.slice(0, cut) }
+    : { name: reply.name };
   return {
     type: "function_call",
     id: "fc_scripted_1",
-    call_id: "call_scripted_1",
-    name: reply.name,
+    call_id: `call_scripted_${crypto.randomUUID().slice(0, 8)}`,
+    ...named,
     arguments: JSON.stringify(reply.args),
     status: "completed",
   };

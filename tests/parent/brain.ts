@@ -24,19 +24,34 @@ export interface Brain {
 
 export const FINAL = "All delegated work is integrated.";
 
+/**
+ * The spot tool a CLI's name for it stands for, or undefined: each CLI prefixes an MCP server's tools with the
+ * server's name its own way (Claude Code and Codex `mcp__spot__spot_prepare`, Gemini `mcp_spot_spot_prepare`).
+ */
+export function spotTool(offered: string): string | undefined {
+  return /^mcp__?spot__?(spot_[a-z_]+)$/.exec(offered)?.[1];
+}
+
+/**
+ * A tool result's JSON: the whole text, or the object inside what the CLI wrapped it in (Codex puts
+ * `Wall time: …\nOutput:\n` first; Gemini wraps it in `<untrusted_context>`).
+ */
 function parse(text: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === "object" ? value : {};
-  } catch {
-    return {};
+  for (const part of [text, text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)]) {
+    try {
+      const value = JSON.parse(part);
+      if (value && typeof value === "object") return value;
+    } catch {
+      // not JSON
+    }
   }
+  return {};
 }
 
 /**
  * Step i is answered when the conversation holds i tool results. A CLI's tool-less calls (a title) get plain
- * text. The tool is called by the name the CLI offered for it (Claude Code: `mcp__spot__spot_prepare`), or by
- * its bare name when it was not offered, so a missing tool fails as the CLI's own refusal.
+ * text. The tool is called by the name the CLI offered for it (`spotTool`), or by its bare name when it was not
+ * offered, so a missing tool fails as the CLI's own refusal.
  */
 export function scriptedParent(steps: Step[]): Brain {
   const offered = new Set<string>();
@@ -50,7 +65,7 @@ export function scriptedParent(steps: Step[]): Brain {
       results = (turn.toolResults ?? []).map((text) => ({ text, json: parse(text) }));
       const step = steps[results.length];
       if (!step) return { kind: "text", text: FINAL };
-      const name = turn.tools.find((t) => t.name.endsWith(`__${step.tool}`))?.name ?? step.tool;
+      const name = turn.tools.find((t) => spotTool(t.name) === step.tool)?.name ?? step.tool;
       return { kind: "call", name, callKind: "function", args: step.args(results) };
     },
   };

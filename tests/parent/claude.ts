@@ -13,16 +13,21 @@ export interface ParentRun {
   timedOut: boolean;
   stdout: string;
   stderr: string;
-  /** The session id Claude Code was given (`--session-id`). */
+  /** The parent's session id (Claude Code: the `--session-id` it was given; Codex: its thread id). */
   session: string;
-  /** The stream-json lines Claude Code printed. */
-  events: Record<string, unknown>[];
+  /** The parent's last answer to its user. */
+  final?: string;
 }
 
-export async function runParent(
-  binary: string,
-  o: { env: SpotEnv; cwd: string; modelUrl: string; prompt: string; timeoutMs: number },
-): Promise<ParentRun> {
+export interface ParentOptions {
+  env: SpotEnv;
+  cwd: string;
+  modelUrl: string;
+  prompt: string;
+  timeoutMs: number;
+}
+
+export async function runClaudeParent(binary: string, o: ParentOptions): Promise<ParentRun> {
   const home = join(o.env.dir, "parent-home");
   await Deno.mkdir(home, { recursive: true });
   const mcpConfig = join(o.env.dir, "parent-mcp.json");
@@ -81,5 +86,13 @@ export async function runParent(
       return {};
     }
   });
-  return { session, exitCode: r.exitCode, timedOut: r.timedOut, stdout: r.stdout, stderr: r.stderr, events };
+  const final = events.find((e) => e.type === "result")?.result;
+  return {
+    session,
+    exitCode: r.exitCode,
+    timedOut: r.timedOut,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    final: typeof final === "string" ? final : undefined,
+  };
 }

@@ -9,7 +9,7 @@ import { toolName, VERBS } from "../../table/mod.ts";
 import { ROOT } from "../helpers.ts";
 
 /** Commands the skill may show that are not tools over MCP (docs/mcp.md, "Not tools"). */
-export const NOT_TOOLS = ["serve", "monitor", "mcp", "skill install", "completions"];
+export const NOT_TOOLS = ["serve", "monitor", "mcp", "skill install", "completions", "executor join"];
 
 async function skillText(): Promise<string> {
   const dir = join(ROOT, "skill");

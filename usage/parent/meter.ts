@@ -52,7 +52,8 @@ export function meteredAgent(caller: string, env: EnvReader): MeteredAgent | nul
 }
 
 function threadFor(agent: MeteredAgent, env: EnvReader): { threadId: string; source: string } {
-  // Each CLI tells the processes it starts (its shell commands, its MCP servers) its own session's id.
+  // Each CLI tells the processes it starts its own session's id: Claude Code its shell commands and MCP
+  // servers, Codex (0.171) its shell commands only (docs/usage.md).
   const names = ["PARENT_THREAD_ID", agent === "codex" ? "CODEX_THREAD_ID" : "CLAUDE_CODE_SESSION_ID"];
   const set = names.map((name) => ({ source: name, threadId: envValue(env, name) }))
     .filter((x): x is { source: string; threadId: string } => x.threadId !== undefined);
