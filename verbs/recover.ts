@@ -11,6 +11,7 @@ import type { SpotContext } from "../store/context.ts";
 import { materializeWorktree, worktreeOf } from "../lifecycle/worktree.ts";
 import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
+import { nextCommand } from "../lifecycle/next_command.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
 import { OWNER_GONE } from "../lifecycle/slots.ts";
 import type { Reclaimed } from "../store/ledger.ts";
@@ -29,27 +30,6 @@ export interface RecoverResult {
   nextCommand: string | null;
   /** What the killed command had left (a pristine tree, a socket directory, a step process), removed. */
   reclaimed: Reclaimed[];
-}
-
-const NEXT: Partial<Record<Status, string>> = {
-  prepared: "run",
-  running: "run",
-  verifying: "verify",
-  selfReviewing: "self-review",
-  reviewing: "approve or revise",
-  approved: "approve",
-  committed: "integrate",
-  integrated: "report",
-};
-
-function nextCommand(status: Status, runId: string): string | null {
-  const verb = NEXT[status];
-  if (!verb) return null;
-  if (verb === "approve or revise") {
-    return `spot approve --id ${runId} --review REVIEW.json --message MSG (or spot revise)`;
-  }
-  if (verb === "approve") return `spot approve --id ${runId} --review REVIEW.json --message MSG`;
-  return `spot ${verb} --id ${runId}`;
 }
 
 /** Ends the step (and the worker it started) that a killed command left behind. */
