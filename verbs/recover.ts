@@ -13,7 +13,7 @@ import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
 import { nextCommand } from "../lifecycle/next_command.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
-import { OWNER_GONE } from "../lifecycle/slots.ts";
+import { cutShort } from "../lifecycle/slots.ts";
 import type { Reclaimed } from "../store/ledger.ts";
 
 /** What `recover` did to a run. */
@@ -52,10 +52,10 @@ async function worktreeChanged(ctx: SpotContext, state: RunState, against: strin
   return against === null ? delta.diff.length > 0 : delta.diffSha256 !== against;
 }
 
-/** The phase a run reclaimed from its dead owner was in (lifecycle/admit.ts), or its own status. */
+/** The phase a run reclaimed from its dead owner or interrupted was in (lifecycle/slots.ts), or its own status. */
 function phaseOf(state: RunState): Status {
-  if (state.status !== "failed" || state.failure?.code !== OWNER_GONE) return state.status;
-  const phase = (state.failure.details as { phase?: Status } | undefined)?.phase;
+  if (!cutShort(state)) return state.status;
+  const phase = (state.failure?.details as { phase?: Status } | undefined)?.phase;
   return phase === "running" || phase === "revising" || phase === "prepared" ? phase : state.status;
 }
 
