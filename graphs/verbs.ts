@@ -28,7 +28,7 @@ import { TERMINAL } from "./schedule.ts";
 import { type IntegrationView, integrationView } from "./integration/view.ts";
 import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
 import { unreviewedWarning } from "./result.ts";
-import { landedOutside } from "./integration/outside.ts";
+import { landedOutside, withOutside } from "./integration/outside.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
@@ -98,20 +98,8 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     jobDir: jobDir(ctx.paths, jobId),
     tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
   };
-  const integration = integrationView(state);
-  const outside = await landedOutside(ctx, job.tasks, state);
-  if (!outside.length) return integration ? { ...out, integration } : out;
-  const named = outside.map((o) => `"${o.task}" (run ${o.runId})`).join(", ");
-  const line = `builder(s) ${named} landed outside the job (spot integrate on the run), so the job's ` +
-    `own integration does not list them`;
-  return {
-    ...out,
-    integration: {
-      ...(integration ?? { landed: false }),
-      landedOutside: outside,
-      summary: integration ? `${integration.summary}; ${line}` : line,
-    },
-  };
+  const integration = withOutside(integrationView(state), await landedOutside(ctx, job.tasks, state));
+  return integration ? { ...out, integration } : out;
 }
 
 /** The job's repository, or NOT_A_REPOSITORY saying where the job looked and how to point it at one. */

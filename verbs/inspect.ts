@@ -32,6 +32,19 @@ function networkLogs(ctx: SpotContext, runId: string): Record<string, Record<str
   return out;
 }
 
+/**
+ * metrics.json is what `spot report` saw when it ran: one written before the work landed says "none counted
+ * yet" for good. Said beside it, with the command that refreshes it, rather than left to read as current.
+ */
+function staleMetrics(metrics: unknown, status: string, runId: string): { metricsStale?: string } {
+  const was = (metrics as { status?: unknown } | null)?.status;
+  if (typeof was !== "string" || was === status) return {};
+  return {
+    metricsStale: `metrics.json was written while the run was ${was}; it is ${status} now: ` +
+      `spot report --id ${runId} refreshes it`,
+  };
+}
+
 export async function inspectRun(ctx: SpotContext, runId: string) {
   const state = await ctx.store.load(runId);
   const task = await loadTask(ctx.store, runId);
@@ -51,6 +64,7 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     selfReview,
     review,
     metrics,
+    ...staleMetrics(metrics, state.status, runId),
     workerUsage: { usage: state.workerUsage, costUsd: state.workerCostUsd, attempts: state.workerAttempts },
     /** `forwarder.jsonl`, `worker-egress.jsonl`, `worker-web.jsonl`, `setup-egress.jsonl`: lines by decision. */
     networkLogs: networkLogs(ctx, runId),

@@ -132,6 +132,20 @@ function integration(job: JobView): Html {
       }: <code>${text(f.code)}</code> <span class="reason">${clip(f.reason, 500)}</span></p>`,
     );
   }
+  if (i.landedOutside?.length) {
+    lines.push(
+      html`<p>${
+        badge("status", "integrated")
+      } landed outside the job by <code>spot integrate</code> on the run: ${
+        i.landedOutside.map((o) =>
+          html`
+            <b>${text(o.task)}</b> <code>${text(o.runId)}</code>
+          `
+        )
+      }</p>`,
+    );
+  }
+  if (!lines.length) return html`not yet`;
   return html`${lines}`;
 }
 

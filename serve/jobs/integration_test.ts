@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { updateJob } from "../../graphs/store.ts";
 import { writeFixtureJob } from "../../tests/jobs/job_fixture.ts";
 import { text, withApp } from "../../tests/serve_harness.ts";
+import { fixtureState, writeFixtureRun } from "../../tests/fixture_runs.ts";
 
 const J = "job-20250103-000000-cccccc";
 const C1 = "1".repeat(40);
@@ -69,5 +70,30 @@ Deno.test("the job page shows a failed integration's builder and reason, never '
       state: { ...s, integration: { ...integration, rolledBackAt: "2025-01-03T00:03:00.000Z" } },
     }));
     assert.match(entry((await text(app, `/jobs/${J}`)).body), /rolled back.*none of it stands/s);
+  });
+});
+
+Deno.test("the job page names a builder landed by hand outside the job's integration, not 'not yet'", async () => {
+  const J2 = "job-20250103-000000-dddddd";
+  await withApp(async (h, app) => {
+    await writeFixtureJob(h.paths, {
+      jobId: J2,
+      allowWrites: true,
+      tasks: [{ id: "api", role: "builder" }, { id: "ui", role: "builder" }],
+      records: {
+        api: { state: "succeeded", runId: `${J2}.api` },
+        ui: { state: "succeeded", runId: `${J2}.ui` },
+      },
+      status: "succeeded",
+    });
+    await writeFixtureRun(h.paths, fixtureState(`${J2}.api`, { status: "integrated" }));
+    await writeFixtureRun(h.paths, fixtureState(`${J2}.ui`, { status: "reviewing" }));
+    const shown = entry((await text(app, `/jobs/${J2}`)).body);
+    assert.doesNotMatch(shown, /not yet/);
+    assert.match(shown, /landed outside the job/);
+    assert.match(shown, new RegExp(`<b>api</b> <code>${J2}\\.api</code>`));
+    assert.doesNotMatch(shown, /<b>ui<\/b>/, "a builder whose run is not integrated is not named");
+    const api = JSON.parse((await text(app, `/api/jobs/${J2}`)).body);
+    assert.deepEqual(api.job.integration.landedOutside, [{ task: "api", runId: `${J2}.api` }]);
   });
 });

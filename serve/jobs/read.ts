@@ -19,6 +19,7 @@ import type { SpotPaths } from "../../store/paths.ts";
 import { asRunState } from "../../store/run_entry.ts";
 import { depths } from "./layout.ts";
 import { type IntegrationView, integrationView } from "../../graphs/integration/view.ts";
+import { outsideOf, withOutside } from "../../graphs/integration/outside.ts";
 import { cleanTransitions, type Segment, taskSegments, type Transition } from "../plots/phases.ts";
 
 /** The newest jobs the list reads at once; older ones are a page away. */
@@ -216,7 +217,10 @@ export async function readJob(paths: SpotPaths, jobId: string, now = new Date())
     ...row(job, state),
     approval: str(job.approval),
     allowWrites: job.allowWrites === true,
-    integration: integrationView(state),
+    integration: withOutside(
+      integrationView(state),
+      outsideOf(taskViews, state),
+    ),
     taskViews,
     events,
     totals: {

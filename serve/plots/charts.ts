@@ -32,6 +32,15 @@ export function clipLabel(s: string, max = 24): string {
 }
 
 const dateOf = (bucket: string) => new Date(`${bucket}T00:00:00.000Z`);
+const MIN_PERIODS = 7;
+/** An axis's dollars: `$0.0005`, not `0.00050`. */
+const dollars = (n: number) => `$${Number(n.toPrecision(3))}`;
+
+/** At most `most` of the dates, evenly spaced, the newest always among them. */
+function everyNth(dates: readonly Date[], most: number): Date[] {
+  const every = Math.ceil(dates.length / most);
+  return dates.filter((_, i) => (dates.length - 1 - i) % every === 0);
+}
 
 function overTime(
   s: RunSeries,
@@ -45,15 +54,24 @@ function overTime(
   },
 ): Drawn {
   const step = s.by === "day" ? DAY_MS : 7 * DAY_MS;
-  const first = dateOf(s.buckets[0]);
-  const last = new Date(dateOf(s.buckets.at(-1)!).getTime() + step);
+  const end = dateOf(s.buckets.at(-1)!).getTime() + step;
+  // A week of days (or weeks) at least, so one day of runs is a bar among empty days, not the whole width
+  // over an axis of its hours; ticks sit on period starts only.
+  const count = Math.max(MIN_PERIODS, s.buckets.length);
+  const starts = Array.from({ length: count }, (_, i) => new Date(end - (count - i) * step));
   const interval = s.by === "day" ? "day" : "monday";
   return both((width) => ({
     width,
     height: width === WIDE ? 220 : 200,
     marginLeft: 48,
     marginRight: 16,
-    x: { type: "utc", domain: [first, last], label: null, ticks: width === WIDE ? 6 : 3 },
+    x: {
+      type: "utc",
+      domain: [starts[0], new Date(end)],
+      label: null,
+      ticks: everyNth(starts, width === WIDE ? 6 : 3),
+      tickFormat: "%b %-d",
+    },
     y: { label: o.label, grid: true, tickFormat: o.tick ?? "~s", nice: true },
     color: { domain: o.keys, range: o.colors },
     marks: [
@@ -86,7 +104,7 @@ export function costChart(s: RunSeries): Drawn {
     keys: s.profiles,
     colors: seriesColors(s.profiles),
     format: usd,
-    tick: (n) => `$${Number(n.toPrecision(3))}`,
+    tick: dollars,
   });
 }
 
@@ -115,7 +133,12 @@ export function profileCharts(compared: readonly ProfileStats[]): { cost: Drawn;
   });
   const cost = both((width) => ({
     ...common(width),
-    x: { domain: [0, maxCost > 0 ? maxCost * 1.6 : 1], label: "cost per run (USD)", ticks: 3 },
+    x: {
+      domain: [0, maxCost > 0 ? maxCost * 1.6 : 1],
+      label: "cost per run (USD)",
+      ticks: 2,
+      tickFormat: dollars,
+    },
     marks: [
       Plot.barX(compared, {
         y: profileLabel,

@@ -56,13 +56,21 @@ export interface TimelineRow extends Segment {
 /** A job's tasks on one clock: one row per task, its waits, worker turns, checks and reviews side by side. */
 export function timelineChart(rows: readonly TimelineRow[], tasks: readonly string[]): Drawn {
   const kinds = SEGMENT_KINDS.filter((k) => rows.some((r) => r.kind === k));
+  const times = rows.flatMap((r) => [Date.parse(r.start), Date.parse(r.end)]).filter(Number.isFinite);
+  // Within a day the clock's hours and minutes on one line (Plot's default put "AM" on a second).
+  const sameDay = times.length > 0 && Math.max(...times) - Math.min(...times) < 86_400_000;
   return both((width) => ({
     width,
     height: 44 + 26 * tasks.length,
     marginLeft: marginFor(tasks),
     marginRight: 16,
     y: { domain: [...tasks], label: null },
-    x: { type: "utc", label: null, ticks: width === WIDE ? 6 : 3 },
+    x: {
+      type: "utc",
+      label: null,
+      ticks: width === WIDE ? 6 : 3,
+      ...(sameDay ? { tickFormat: "%H:%M" } : {}),
+    },
     color: { domain: kinds, range: kindColors(kinds) },
     marks: [
       Plot.barX(rows, {

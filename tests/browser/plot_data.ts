@@ -4,7 +4,11 @@
  * its marks in the picture the page shows), so a test can hold one to the other.
  */
 // deno-lint-ignore-file no-explicit-any
+import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { join } from "node:path";
+import { OUTPUT_DIR } from "./browser.ts";
+import { layoutProblems } from "./layout.ts";
 
 export interface ApiRun {
   runId: string;
@@ -134,4 +138,33 @@ export function phasesFromTransitions(list: { to: string; at: string }[]): Map<s
     out.set(list[i].to, (out.get(list[i].to) ?? 0) + ms);
   }
   return out;
+}
+
+/** The x-axis tick labels a chart shows (the narrow or wide drawing, whichever is on screen). */
+export function axisTicks(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(
+    `${selector} svg [aria-label="x-axis tick label"] text`,
+    (ts) => ts.filter((t) => t.getClientRects().length > 0).map((t) => t.textContent ?? ""),
+  );
+}
+
+/**
+ * One day of free runs: the charts' text fits (a cost axis of zeros cut its last label), and a per-day axis
+ * names days, not the hours of the one day it holds.
+ */
+export async function checkOneDay(page: Page): Promise<void> {
+  await page.waitForSelector('figure[data-plot="cost"] svg');
+  assert.deepEqual(await layoutProblems(page, "#plots-panel"), []);
+  for (const plot of ["avoided", "cost", "outcomes"]) {
+    const ticks = await axisTicks(page, `figure[data-plot="${plot}"] .chart-wide`);
+    assert.ok(ticks.length > 1, `${plot}: ticks ${ticks}`);
+    assert.deepEqual(ticks.filter((t) => /AM|PM|:/.test(t)), [], `${plot}: day ticks, not hours`);
+  }
+  await page.screenshot({ path: join(OUTPUT_DIR, "plots-one-day.png"), fullPage: true });
+}
+
+/** A job within one day is read on a clock: every tick a time of day on one line, no "AM" below it. */
+export async function checkClockTicks(page: Page, selector: string, where: string): Promise<void> {
+  const ticks = await axisTicks(page, selector);
+  assert.ok(ticks.length > 1 && ticks.every((t) => /^\d\d:\d\d$/.test(t)), `${where}: clock ticks ${ticks}`);
 }

@@ -22,6 +22,8 @@ import {
   type ApiRun,
   type ApiSegment,
   type ApiTask,
+  checkClockTicks,
+  checkOneDay,
   expectedCells,
   money,
   phasesFromTransitions,
@@ -144,6 +146,7 @@ async function checkTimeline(page: Page, base: string, where: string): Promise<v
     rows.map((r) => `${r.task} · ${r.kind} ${r.ms}`).sort(),
     `${where}: the timeline's bars`,
   );
+  await checkClockTicks(page, `#timeline-${JOB_ID}`, where);
 }
 
 /** Layout, and (where runs are listed) the hashes and error codes on screen. */
@@ -270,6 +273,7 @@ Deno.test({
           (await page.getAttribute("#connections-panel [data-available]", "data-available")) ?? "";
         assert.ok(available.split(" ").includes("pi"), `pi is listed as available to install: ${available}`);
         assert.deepEqual(await layoutProblems(page, "#connections-panel"), []);
+        await checkOneDay(page);
         await page.close();
       });
 

@@ -172,7 +172,8 @@ export async function seedReplayOnly(paths: SpotPaths): Promise<void> {
   for (let i = 1; i <= 3; i++) {
     await writeFixtureRun(
       paths,
-      fixtureState(`run-replay-${i}`, { profile: "replay", adapter: "replay" }, at(i, 9)),
+      // One day of data, as a newcomer's first hour with the replay worker gives.
+      fixtureState(`run-replay-${i}`, { profile: "replay", adapter: "replay" }, at(1, 9 + i)),
     );
   }
 }

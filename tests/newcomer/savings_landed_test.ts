@@ -39,7 +39,8 @@ Deno.test("a blocked, a discarded and a reviewing run avoid no parent tokens, in
 
   const reviewing = await prepareScenario(env, sc, ...OPT_OUT);
   assert.equal((await spot(env, sc.repo, "run", "--id", reviewing)).code, 0);
-  assert.equal((await spot(env, sc.repo, "verify", "--id", reviewing)).code, 0);
+  const verified = await spot(env, sc.repo, "verify", "--id", reviewing);
+  assert.equal(verified.code, 0);
 
   const discarded = await prepareScenario(env, sc, ...OPT_OUT);
   assert.equal((await spot(env, sc.repo, "run", "--id", discarded)).code, 0);
@@ -83,5 +84,32 @@ Deno.test("a blocked, a discarded and a reviewing run avoid no parent tokens, in
   }
 
   assert.equal(await dashboardAvoided(env, sc.repo), "0", "and after the reports");
+
+  // The reviewing run lands: its report from before says "none counted yet", and inspect says it is stale.
+  const review = join(env.dir, "review.json");
+  const diffSha256 = verified.json.diffSha256;
+  const verdict = { schemaVersion: 1, verdict: "approve", diffSha256, findings: [], verificationGaps: [] };
+  await Deno.writeTextFile(review, JSON.stringify({ ...verdict, summary: "ok" }));
+  const approve = await spot(
+    env,
+    sc.repo,
+    "approve",
+    "--id",
+    reviewing,
+    "--review",
+    review,
+    "--message",
+    "Fix",
+  );
+  assert.equal(approve.code, 0, approve.stderr);
+  assert.equal((await spot(env, sc.repo, "integrate", "--id", reviewing)).code, 0);
+  const stale = await spot(env, sc.repo, "inspect", "--id", reviewing);
+  assert.match(
+    String(stale.json.metricsStale),
+    /written while the run was \w+; it is integrated now: spot report/,
+  );
+  assert.notEqual(await dashboardAvoided(env, sc.repo), "0", "the landed run counts at once, report or not");
+  assert.equal((await spot(env, sc.repo, "report", "--id", reviewing)).code, 0);
+  assert.equal((await spot(env, sc.repo, "inspect", "--id", reviewing)).json.metricsStale, undefined);
   await Deno.remove(env.dir, { recursive: true });
 });
