@@ -27,6 +27,7 @@ export * from "./api/gen/runs.ts";
 export * from "./api/gen/host.ts";
 export * from "./api/gen/agent.ts";
 export * from "./api/gen/job.ts";
+export * from "./api/gen/fleet.ts";
 export type { JsonObject, SpotOptions } from "./api/call.ts";
 export { checkReviewResult, checkTaskContract } from "./api/check.ts";
 export type { Reclaimed } from "./store/ledger.ts";
@@ -53,6 +54,9 @@ export type {
   VerifyResult,
 } from "./verbs/mod.ts";
 export type { CohortSummary } from "./verbs/report.ts";
+export type { FleetRunResult } from "./fleet/remote_run.ts";
+export type { ExecutorList } from "./fleet/ls.ts";
+export type { ExecutorSeen } from "./queue/item.ts";
 export type { DiscardResult } from "./lifecycle/discard.ts";
 export type { Recommendation } from "./usage/cohort.ts";
 export type { MoneyFigures, ParentSavings } from "./usage/savings.ts";

@@ -34,7 +34,8 @@ export async function runOnCli(v: AnyVerb, options: Options, cli: Invocation): P
     ? (await lazy<typeof import("./views.ts")>("./views.ts", import.meta.url)).viewOf(v.name)
     : undefined;
   await cli.verb(v.name, options, (ctx) => v.run(ctx, input, io), {
-    interruptible: v.annotations?.long === true,
+    // A daemon answers its signals itself (`executor join`: SIGTERM drains, then it exits 0).
+    interruptible: v.annotations?.long === true && v.annotations.daemon !== true,
     loadConfig: v.loadConfig,
     readOnly: looksFor(v, input),
     render,

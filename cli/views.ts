@@ -28,6 +28,9 @@ export const VIEWS: Record<string, () => Promise<AnyRender>> = {
   gc: async () => (await lazy<typeof import("./render/gc.ts")>("./render/gc.ts", import.meta.url)).renderGc,
   sandbox: async () =>
     (await lazy<typeof import("./render/sandbox.ts")>("./render/sandbox.ts", import.meta.url)).renderSandbox,
+  "executor ls": async () =>
+    (await lazy<typeof import("./render/executors.ts")>("./render/executors.ts", import.meta.url))
+      .renderExecutors,
   detect: async () => {
     const { renderRegistry } = await lazy<typeof import("../registry/render.ts")>(
       "../registry/render.ts",

@@ -4,12 +4,18 @@ import { fileURLToPath } from "node:url";
 import { quickHash } from "../base/cache_dir.ts";
 import { cachedConfig, saveCachedConfig, validatingFiles } from "./cache.ts";
 import { defaultConfigText } from "./defaults.ts";
-import { loadConfigWithWarnings } from "./load.ts";
+import { forgetResidentConfigs, loadConfigWithWarnings as loadResident } from "./load.ts";
 import { readConfig } from "./parse.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LEGACY = join(here, "..", "tests", "fixtures", "legacy", "config.json");
+
+/** A load as a fresh process does it (the CLI): nothing kept in memory, so the cache dir answers or not. */
+function loadConfigWithWarnings(file: string, cacheRoot?: string) {
+  forgetResidentConfigs();
+  return loadResident(file, cacheRoot);
+}
 
 Deno.test("the cache's source list is config/parse.ts and every local module it imports, plus deno.json", async () => {
   const r = await spawnProcess([Deno.execPath(), "info", "--json", join(here, "parse.ts")], {
@@ -90,6 +96,43 @@ Deno.test("a cache dir that cannot be written costs only the validation", async 
     assert.ok(loaded.config.profiles.replay);
     await saveCachedConfig({ dir: join(root, "blocker", "config"), inputs: "x" }, loaded);
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a resident process answers from memory while the text is the same, and sees every edit", async () => {
+  const root = await Deno.makeTempDir();
+  const cache = join(root, "cache");
+  try {
+    forgetResidentConfigs();
+    const file = join(root, "config.json");
+    const text = JSON.stringify({ defaultProfile: "replay", sandbox: "bwrap" });
+    await Deno.writeTextFile(file, text);
+    const first = await loadResident(file, cache);
+    assert.equal(first.config.sandbox, "bwrap");
+    // Memory answers: a forged disk entry for the same inputs is not even read.
+    const slot = cachedConfig(cache, file, text)!;
+    const forged = readConfig(file, text);
+    forged.config.sandbox = "none";
+    await Deno.writeTextFile(
+      join(slot.slot.dir, `${quickHash(slot.slot.inputs)}.json`),
+      JSON.stringify({ inputs: slot.slot.inputs, value: forged }),
+    );
+    const second = await loadResident(file, cache);
+    assert.equal(second.config.sandbox, "bwrap");
+    // Each caller gets its own copy.
+    second.config.sandbox = "none";
+    assert.equal((await loadResident(file, cache)).config.sandbox, "bwrap");
+    // An edit of the same length within the same second is seen at once: the text is compared, not a stamp.
+    const edited = JSON.stringify({ defaultProfile: "replay", sandbox: "nope!" });
+    assert.equal(edited.length, text.length);
+    await Deno.writeTextFile(file, edited);
+    await assert.rejects(loadResident(file, cache), /CONFIG_INVALID|sandbox/);
+    const stricter = JSON.stringify({ defaultProfile: "replay", sandbox: "auto" });
+    await Deno.writeTextFile(file, stricter);
+    assert.equal((await loadResident(file, cache)).config.sandbox, "auto");
+  } finally {
+    forgetResidentConfigs();
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -1,7 +1,10 @@
 /**
  * Loads the user's config (JSONC allowed), creating it with defaults on first use. A config validated before,
  * with the same text and the same validating code, comes from the cache (config/cache.ts) without loading
- * zod; anything else is validated by config/parse.ts.
+ * zod; anything else is validated by config/parse.ts. A process that loads the config more than once (a resident
+ * `spot mcp`, the dashboard, a job's coordinator) keeps the last validated config of each file in memory and
+ * answers from it while the file's text is the same: the text is read again on every load, so an edit is
+ * seen at the next call, and the code that validated it is the code still running.
  */
 import { dirname } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
@@ -31,6 +34,14 @@ export function readConfigTextSync(file: string): string | null {
   }
 }
 
+/** Per config file, the text last validated in this process and its result. */
+const resident = new Map<string, { text: string; loaded: LoadedConfig }>();
+
+/** Forgets what this process validated (tests). */
+export function forgetResidentConfigs(): void {
+  resident.clear();
+}
+
 /**
  * The config and its legacy-key warnings; a missing file is written with the defaults first (unless `write`
  * is false: a command that only looks uses them without saving them). With a
@@ -51,12 +62,13 @@ export async function loadConfigWithWarnings(
       await writeTextAtomic(file, text).catch(() => {});
     }
   }
+  const kept = resident.get(file);
+  // A copy each time: a caller may change what it was given, as it may a config read from disk.
+  if (kept?.text === text) return structuredClone(kept.loaded);
   const cached = cacheRoot ? cachedConfig(cacheRoot, file, text) : null;
-  if (cached?.hit) return cached.hit;
-  const loaded = (await lazy<typeof import("./parse.ts")>("./parse.ts", import.meta.url)).readConfig(
-    file,
-    text,
-  );
-  if (cached) await saveCachedConfig(cached.slot, loaded);
+  const loaded = cached?.hit ??
+    (await lazy<typeof import("./parse.ts")>("./parse.ts", import.meta.url)).readConfig(file, text);
+  if (cached && !cached.hit) await saveCachedConfig(cached.slot, loaded);
+  resident.set(file, { text, loaded: structuredClone(loaded) });
   return loaded;
 }

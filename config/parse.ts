@@ -41,6 +41,13 @@ const WithReferences = Config.superRefine((config, ctx) => {
       message: `no profile named "${target}"`,
     });
   }
+  if (config.queue.backend === "nats" && !config.queue.url) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["queue", "url"],
+      message: "the nats backend needs the server's url",
+    });
+  }
   if (!known(config.defaultProfile) && config.defaultProfile !== BUILT_IN_DEFAULT) {
     ctx.addIssue({
       code: "custom",

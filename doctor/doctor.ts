@@ -22,6 +22,7 @@ export type { Check };
 import { credentialCheck, piProviderCheck } from "./keys.ts";
 import { dependencyCheck, outlookHere } from "./dependencies.ts";
 import { networkCheck } from "./network.ts";
+import { queueCheck } from "./queue.ts";
 import { selectProfile } from "../routing/select_profile.ts";
 import { readyHere } from "./profile_ready.ts";
 import { checkProgramChecks } from "./check_programs.ts";
@@ -197,6 +198,8 @@ export async function doctor(ctx: SpotContext, options: DoctorOptions) {
     checks.push({ name: "model", ok: false, detail: "the profile has no model", fix: "pass --model" });
   }
   checks.push(networkCheck(ctx, choice.name, profile, sandbox.ok ? sandbox.backend : null));
+  const queue = await queueCheck(ctx, choice.name);
+  if (queue) checks.push(queue);
   const dependencies = await outlookHere(ctx);
   checks.push(dependencyCheck(dependencies));
   const summary = {

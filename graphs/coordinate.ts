@@ -26,6 +26,7 @@ import { attemptRunId, repairInstructions } from "./repair.ts";
 import { notifyJob } from "./notify.ts";
 import { snapshotBase } from "./launch/base.ts";
 import { allocatePorts, workspaceEnv } from "./launch/ports.ts";
+import type { TaskPlacement } from "./launch/place.ts";
 
 /** How often the coordinator looks again when nothing it started has ended (a cancel, a freed run slot). */
 const TICK_MS = 500;
@@ -188,6 +189,7 @@ function ended(rec: TaskRecord, job: AbortSignal, deadline: AbortSignal, taskMs:
 export async function coordinateJob(
   ctx: SpotContext,
   jobId: string,
+  options: { place?: TaskPlacement } = {},
 ): Promise<{ jobId: string; status: string }> {
   const held = await holdCoordinator(ctx.paths, jobId);
   const abort = new AbortController();
@@ -228,6 +230,7 @@ export async function coordinateJob(
           resume,
           base: state.base,
           env: workspaceEnv(jobId, id, ports),
+          ...(options.place ? { place: options.place } : {}),
         })
           .then((rec) => record(ctx, jobId, id, ended(rec, abort.signal, deadline, taskMs)))
           .finally(() => {

@@ -3,7 +3,7 @@
  * from the task's run alone, so that no worker is ever launched twice. A run that was never made, or made but
  * never started, is launched or run as if for the first time; a run whose worker's turn ended is judged from
  * what it left; a run whose turn was cut short is `uncertain`: the worker may have gone on writing, so the
- * task fails with that reason and is not launched again.
+ * task fails with that reason and is not launched again. A run whose turn is out on the fleet is followed again.
  */
 import type { RunState } from "../schemas/run_state.ts";
 
@@ -13,9 +13,11 @@ export type Resume =
   | { mode: "judge" }
   | { mode: "uncertain"; reason: string };
 
-export function resumeOf(run: Pick<RunState, "status" | "worktreeReady"> | null): Resume {
+export function resumeOf(run: Pick<RunState, "status" | "worktreeReady" | "fleet"> | null): Resume {
   if (run === null) return { mode: "launch" };
   if (run.status === "prepared" && run.worktreeReady) return { mode: "run" };
+  // Its turn runs on an executor, which goes on without the coordinator: the task is followed again.
+  if (run.status === "running" && run.fleet?.role === "origin") return { mode: "run" };
   // Verifying: the turn ended (a builder's checks run again); past it, spot's verification is on record.
   if (["verifying", "selfReviewing", "reviewing"].includes(run.status)) return { mode: "judge" };
   const why = run.status === "running"

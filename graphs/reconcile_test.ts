@@ -15,3 +15,10 @@ Deno.test("resumeOf(): only a worker that never started is started; an ended tur
   assert.deepEqual(resumeOf({ status: "reviewing", worktreeReady: true }), { mode: "judge" });
   assert.equal(resumeOf({ status: "failed", worktreeReady: true }).mode, "uncertain");
 });
+
+Deno.test("resumeOf(): a turn out on the fleet is followed again; one running here is still uncertain", () => {
+  const fleet = { role: "origin" as const, queue: "nats://q:4222", taskId: "t1" };
+  assert.deepEqual(resumeOf({ status: "running", worktreeReady: true, fleet }), { mode: "run" });
+  const here = { ...fleet, role: "executor" as const };
+  assert.equal(resumeOf({ status: "running", worktreeReady: true, fleet: here }).mode, "uncertain");
+});

@@ -41,6 +41,8 @@ export interface ResultOptions {
   budget?: TurnBudget;
   /** Fingerprints the reviewer was shown that its verdicts must echo (a `reviewBase` range's). */
   bound?: Record<string, string>;
+  /** The turn ran on an executor, which had the repair turn in the worker's session (docs/fleet.md). */
+  placed?: boolean;
 }
 
 async function read(
@@ -64,6 +66,9 @@ export async function taskResult(
   const { runId } = options;
   const first = await read(ctx, job, task, options);
   if (first.ok) return { result: first.result, repaired: false };
+  if (options.placed) {
+    throw new SpotError("RESULT_INVALID", `${first.problem} (after the executor's repair turn)`);
+  }
   const session = await sessionOf(ctx, runId);
   if (!session) throw new SpotError("RESULT_INVALID", `${first.problem} (no session to repair it in)`);
   await ctx.store.event(runId, { type: "note", message: `Result repair turn: ${first.problem}` });

@@ -30,6 +30,7 @@ import type { JobBase } from "./launch/base.ts";
 import { planStart, type StartPlan, turnContext } from "./launch/context.ts";
 import { commitVerified } from "./launch/verified.ts";
 import { taskResult } from "./task_result.ts";
+import type { TaskPlacement } from "./launch/place.ts";
 
 /** A scout's answer can be long; the job's state keeps its head, the run keeps all of it. */
 const MAX_SUMMARY = 8000;
@@ -164,8 +165,9 @@ async function judgeTask(
     const readOnly = READ_ONLY_ROLES.includes(task.role);
     // Research gets the CLI's web tools, to the job's hosts only; its result repair turn gets none.
     const hosts = webHostsOf(job, task);
+    const bound = task.reviewBase && context?.reviewed ? { bound: context.reviewed.fingerprints } : {};
     if (options.resume !== "judge") {
-      await runWorker(ctx, runId, {
+      const turn = {
         prompt: taskPrompt(job, task, {
           before: options.before,
           notes: await readNotes(ctx.paths, job.jobId),
@@ -175,7 +177,15 @@ async function judgeTask(
         budget: options.budget,
         ...(context?.files.length ? { attachments: context.files } : {}),
         ...(hosts ? { web: { hosts } } : {}),
-      });
+      };
+      if (options.place) {
+        await options.place.turn(ctx, runId, {
+          turn,
+          verify: task.role === "builder",
+          jobResult: { tasks: job.tasks, task: task.id, ...bound },
+          job: { jobId: job.jobId, task: task.id },
+        });
+      } else await runWorker(ctx, runId, turn);
     }
     // Ownership first: a task that wrote where it may not fails with the paths, whatever it reports; and again
     // after a repair turn, which under `--sandbox none` only this check keeps from writing.
@@ -185,7 +195,9 @@ async function judgeTask(
       runId,
       budget: options.budget,
       // A verdict on a range binds to the range it was shown (a builder's, to its fingerprint at integration).
-      ...(task.reviewBase && context?.reviewed ? { bound: context.reviewed.fingerprints } : {}),
+      ...bound,
+      // A placed turn had its repair turn where the worker's session lives (graphs/launch/place.ts).
+      placed: !!options.place,
     });
     const { changed, violation } = repaired ? await ownershipCheck(ctx, task, runId) : wrote;
     if (violation) return violation;
@@ -239,6 +251,8 @@ export interface TaskRunOptions {
   env?: Record<string, string>;
   /** Taking over from a dead coordinator (graphs/reconcile.ts): the run exists; run its worker, or only judge. */
   resume?: "run" | "judge";
+  /** Where the worker's turn runs when not here (a fleet: graphs/launch/place.ts). */
+  place?: TaskPlacement;
 }
 
 export async function runTask(

@@ -14,11 +14,17 @@ export const AT_PARENTS_DESK: ReadonlySet<Status> = new Set(["reviewing", "appro
 
 /**
  * Whether a run takes one of the `maxConcurrentRuns` slots: any run whose worker's part is not done, except
- * one the original pi-worker left (not spot's to finish) and a job builder's that succeeded and only waits for
- * its job's integration.
+ * one the original pi-worker left (not spot's to finish), a job builder's that succeeded and only waits for
+ * its job's integration, and one whose turn runs on an executor.
  */
-export function holdsSlot(s: Pick<RunState, "status" | "origin" | "awaitingJob">): boolean {
-  return !TERMINAL.has(s.status) && !AT_PARENTS_DESK.has(s.status) && !s.origin && !s.awaitingJob;
+export function holdsSlot(s: Pick<RunState, "status" | "origin" | "awaitingJob" | "fleet">): boolean {
+  return !TERMINAL.has(s.status) && !AT_PARENTS_DESK.has(s.status) && !s.origin && !s.awaitingJob &&
+    !onTheFleet(s);
+}
+
+/** A run whose worker turn and checks went to an executor (docs/fleet.md): the executor's admission counts it. */
+function onTheFleet(s: Pick<RunState, "status" | "fleet">): boolean {
+  return s.status === "running" && s.fleet?.role === "origin";
 }
 
 /**

@@ -11,6 +11,11 @@ Deno.test("holdsSlot(): only a run whose worker's part is not done holds a slot"
   assert.deepEqual(holding, ["prepared", "running", "verifying", "selfReviewing", "revising"]);
   assert.equal(holdsSlot(run("verifying", { awaitingJob: "job-1" })), false);
   assert.equal(holdsSlot(run("running", { origin: "pi-worker" })), false);
+  // Out on the fleet, the executor's admission counts the turn; back here for judging, it holds one again.
+  const fleet = { role: "origin" as const, queue: "nats://q:4222", taskId: "t1" };
+  assert.equal(holdsSlot(run("running", { fleet })), false);
+  assert.equal(holdsSlot(run("verifying", { fleet })), true);
+  assert.equal(holdsSlot(run("running", { fleet: { ...fleet, role: "executor" } })), true);
 });
 
 Deno.test("onlyWhileWorked(): the statuses a run is in only while a process holds it", () => {

@@ -8,6 +8,7 @@ import { createContext } from "../config/context.ts";
 import { isSpotError, SpotError } from "../errors.ts";
 import { audited } from "../lifecycle/audit.ts";
 import type { SpotContext } from "../store/context.ts";
+import { timed } from "../base/timings.ts";
 
 /** What the SDK hands a tool callback that spot uses: the request's cancellation and its progress token. */
 export interface CallExtra {
@@ -93,15 +94,19 @@ export async function callVerb(
 ): Promise<ToolResult> {
   const progress = options.progress ?? progressOf(extra);
   try {
-    const ctx = await createContext({
-      cwd: options.cwd ?? server.cwd,
-      signal: options.interruptible ? AbortSignal.any([extra.signal, server.signal]) : undefined,
-      progress: progress?.send,
-      warn: server.warn,
-      loadConfig: options.loadConfig,
-      readOnly: options.readOnly,
-    });
-    const result = await audited(ctx, command, { ...args, via: "mcp" }, () => fn(ctx))
+    const ctx = await timed("context (paths, config)", () =>
+      createContext({
+        cwd: options.cwd ?? server.cwd,
+        signal: options.interruptible ? AbortSignal.any([extra.signal, server.signal]) : undefined,
+        progress: progress?.send,
+        warn: server.warn,
+        loadConfig: options.loadConfig,
+        readOnly: options.readOnly,
+      }));
+    const result = await timed(
+      `verb ${command} (whole, children included)`,
+      () => audited(ctx, command, { ...args, via: "mcp" }, () => fn(ctx)),
+    )
       .finally(() => progress?.flush());
     return okResult(command, result, options.text);
   } catch (error) {

@@ -7,6 +7,7 @@
  */
 import { Capture, pump } from "../base/capture.ts";
 import { processLabel, recordTiming, timingsEnabled } from "../base/timings.ts";
+import { sessionArgv } from "./which.ts";
 
 /** A worker that ignores SIGTERM gets this long before SIGKILL. */
 export const KILL_GRACE_MS = 1_000;
@@ -97,10 +98,9 @@ export function killGroup(pid: number, signal: Deno.Signal, killBinary?: string)
 
 /** Signals a child: its whole group when it leads one, else the child alone. */
 function signalChild(pid: number, grouped: boolean, signal: Deno.Signal, killBinary?: string): void {
-  if (grouped) {
-    killGroup(pid, signal, killBinary);
-    return;
-  }
+  // A child started through `setsid` (which.ts) has no group of its own for the instant before it makes
+  // one: the child alone is signalled then (nothing of it has started anything yet).
+  if (grouped && killGroup(pid, signal, killBinary)) return;
   try {
     Deno.kill(pid, signal);
   } catch {
@@ -151,15 +151,17 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
   try {
     // Open the input before starting the child, so a missing file cannot leave it waiting on stdin.
     if (options.stdinFile !== undefined) stdinSource = await Deno.open(options.stdinFile, { read: true });
-    child = new Deno.Command(argv[0], {
-      args: argv.slice(1),
+    const session = options.group === false ? null : sessionArgv(argv, options.env);
+    const start = session ?? argv;
+    child = new Deno.Command(start[0], {
+      args: start.slice(1),
       cwd: options.cwd,
       clearEnv: true,
       env: options.env,
       stdin: feed ? "piped" : "null",
       stdout: "piped",
       stderr: "piped",
-      detached: options.group !== false,
+      detached: options.group !== false && session === null,
     }).spawn();
   } catch (error) {
     stdinSource?.close();

@@ -189,6 +189,31 @@ export const DEFAULT_FROZEN_PACKAGE_KEYS = [
   "packageManager",
 ];
 
+/**
+ * Where work waits for a machine to run it (docs/fleet.md): `local` (the default) runs everything on this machine
+ * with no server; `nats` puts jobs' tasks and `spot run --on fleet` on a NATS JetStream server that executors
+ * (`spot executor`) on other machines claim work from.
+ */
+export const QueueConfig = z.object({
+  backend: z.enum(["local", "nats"]).default("local")
+    .describe("local: no server, everything runs here; nats: a NATS JetStream server executors share"),
+  url: z.string().regex(/^(nats|tls|wss?):\/\/\S+$/, "a nats://, tls:// or ws(s):// URL").optional()
+    .describe("The NATS server (nats://host:4222); required for the nats backend"),
+  credentialsFile: z.string().regex(/^(\/|~\/)/, "an absolute path or one starting with ~/").optional()
+    .describe("A NATS credentials file (.creds: a user JWT and its nkey seed)"),
+  prefix: z.string().regex(/^[A-Z][A-Z0-9_]{0,30}$/, "capital letters, digits and _").default("SPOT")
+    .describe(
+      "Names spot's stream, key-value buckets and object store on the server, so fleets can share one",
+    ),
+  leaseSeconds: z.number().int().min(2).max(3600).default(30)
+    .describe("An executor that stops heartbeating for this long loses its task, which another one redoes"),
+  replicas: z.number().int().min(1).max(5).default(1)
+    .describe("Copies JetStream keeps of spot's stream, buckets and object store: 3 on a three-node cluster"),
+  claimTimeoutSeconds: z.number().int().min(1).max(86_400).default(600)
+    .describe("A task no executor has claimed after this long is cancelled and fails FLEET_UNCLAIMED"),
+}).strict();
+export type QueueConfig = z.infer<typeof QueueConfig>;
+
 export const CallerName = z.enum([
   "trae",
   "codex",
@@ -253,6 +278,8 @@ export const Config = z.object({
       "Upstream URLs of providers by name, for keyed profiles without a baseUrl; merged over spot's table of " +
         "well-known providers (docs/providers.md)",
     ),
+  queue: QueueConfig.default(QueueConfig.parse({}))
+    .describe("Where tasks wait for a machine: local (no server) or a NATS JetStream fleet (docs/fleet.md)"),
   profiles: z.record(z.string(), Profile).default({}).describe(
     "Worker profiles by name: CLI, provider, model",
   ),

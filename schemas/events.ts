@@ -109,6 +109,29 @@ export const SpotEvent = z.discriminatedUnion("type", [
     state: z.enum(["started", "settled", "stopped", "sent", "redispatched"]),
     line: z.string().optional(),
   }),
+  /**
+   * The run's worker turn went to the fleet (docs/fleet.md): queued, claimed by an executor (each attempt),
+   * an attempt's lease expired or it was given back, the result imported here or refused, the task failed or
+   * was cancelled.
+   */
+  z.object({
+    ...stamp,
+    type: z.literal("fleet"),
+    state: z.enum([
+      "queued",
+      "claimed",
+      "lease-expired",
+      "released",
+      "imported",
+      "refused",
+      "failed",
+      "cancelled",
+    ]),
+    taskId: z.string(),
+    executor: z.string().optional(),
+    attempt: z.number().optional(),
+    message: z.string().optional(),
+  }),
 ]).describe("One line of a run's events.jsonl: what spot and the worker did, in order");
 export type SpotEvent = z.infer<typeof SpotEvent>;
 

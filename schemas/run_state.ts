@@ -41,6 +41,19 @@ export interface SourceFingerprint {
   digest: string;
 }
 
+export interface FleetRecord {
+  role: "origin" | "executor";
+  /** The queue's server (`nats://host:4222`). */
+  queue: string;
+  taskId: string;
+  enqueuedAt?: string;
+  executor?: string;
+  attempt?: number;
+  importedAt?: string;
+  /** On an executor: the run it works for. */
+  origin?: { host: string; runId: string };
+}
+
 /** One of spot's input files inside the repository, as spot read it (null: it was not there). */
 export interface InputFile {
   path: string;
@@ -88,6 +101,11 @@ export interface RunState {
   checkoutCommit?: string;
   /** A job builder's run that succeeded and waits for its job's integration: it holds no run slot. */
   awaitingJob?: string;
+  /**
+   * The worker's turn ran on the fleet (docs/fleet.md). On the origin: the task it went out as and the executor
+   * whose attempt was imported. On an executor: the task this scratch run does (it is removed once published).
+   */
+  fleet?: FleetRecord;
   /** Who drives the run besides its parent's commands: a named agent's driver, or a job's coordinator. */
   owner?: RunOwner;
   /** Set by spot for the worker and the checks (a job task's ports and compose project, graphs/launch/ports.ts). */

@@ -16,6 +16,7 @@ import { Dashboard } from "./dashboard.ts";
 import { dashHref, type DashQuery, parseDashQuery } from "./dash_query.ts";
 import { type Binding, checkRequest, SECURITY_HEADERS } from "./guard.ts";
 import { addJobRoutes } from "./jobs/routes.ts";
+import { addFleetRoutes } from "./fleet.ts";
 import { eventsRoute } from "./sse.ts";
 import type { Html } from "./views/format.ts";
 import { VERSION } from "../base/version.ts";
@@ -170,6 +171,7 @@ export function createApp(deps: AppDeps): Hono {
   );
 
   addJobRoutes(app, { paths: deps.paths, now: dashboard.now }, problem);
+  addFleetRoutes(app, { paths: deps.paths, config: deps.config, now: dashboard.now });
 
   app.get("/api/events", (c) =>
     eventsRoute(c, {

@@ -62,6 +62,12 @@ export function renderWorkerLogLine(event: SpotEvent): string | null {
       return `${t} agent ${clip(event.name, 64)} ${event.state}${
         event.line ? `: ${clip(event.line, 200)}` : ""
       }`;
+    case "fleet":
+      return `${t} fleet task ${clip(event.taskId, 100)} ${event.state}${
+        event.executor ? ` by ${clip(event.executor, 64)}` : ""
+      }${event.attempt ? ` (attempt ${event.attempt})` : ""}${
+        event.message ? `: ${clip(event.message, 200)}` : ""
+      }`;
     default:
       return null;
   }

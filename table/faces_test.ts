@@ -174,3 +174,12 @@ Deno.test("every error code is one some verb says it can return", () => {
   );
   assert.deepEqual(unsaid, [], "add each to the errors of the verbs that return it");
 });
+
+Deno.test("a daemon (it answers its signals itself) is a long verb of the CLI only", () => {
+  const daemons = verbs.filter((v) => v.annotations?.daemon === true);
+  assert.ok(daemons.some((v) => v.name === "executor join"), "executor join is a daemon");
+  for (const v of daemons) {
+    assert.deepEqual(v.faces, ["cli"], `${v.name}: a daemon has no MCP tool or library function`);
+    assert.equal(v.annotations?.long, true, `${v.name}: a daemon runs for long`);
+  }
+});

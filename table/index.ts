@@ -11,6 +11,7 @@ export const TABLE_MODULES = {
   host: async () => (await lazy<typeof import("./host.ts")>("./host.ts", import.meta.url)).HOST_VERBS,
   agent: async () => (await lazy<typeof import("./agent.ts")>("./agent.ts", import.meta.url)).AGENT_VERBS,
   job: async () => (await lazy<typeof import("./job.ts")>("./job.ts", import.meta.url)).JOB_VERBS,
+  fleet: async () => (await lazy<typeof import("./fleet.ts")>("./fleet.ts", import.meta.url)).FLEET_VERBS,
 } satisfies Record<string, () => Promise<readonly AnyVerb[]>>;
 
 export type TableModule = keyof typeof TABLE_MODULES;
@@ -47,6 +48,7 @@ export const MODULE_OF: Record<string, TableModule> = {
   complete: "host",
   agent: "agent",
   job: "job",
+  executor: "fleet",
 };
 
 /** What each group of verbs is about, for its help line (its verbs are listed after it). */
@@ -55,4 +57,5 @@ export const GROUPS: Record<string, string> = {
   skill: "The skill a parent agent loads (skill/SKILL.md and its references)",
   agent: "Named background agents",
   job: "Task graphs",
+  executor: "This machine in the fleet (docs/fleet.md)",
 };

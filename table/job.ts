@@ -5,6 +5,7 @@ import { doc, flag, list, number, text } from "./field.ts";
 import { jobId, json } from "./common.ts";
 import { docFile, noStdin } from "./inputs.ts";
 import { verb, type VerbIo } from "./verb.ts";
+import { coordinate, QUEUE_ERRORS } from "./fleet.ts";
 
 const graphs = () => lazy<typeof import("../graphs/mod.ts")>("../graphs/mod.ts", import.meta.url);
 
@@ -245,11 +246,12 @@ export const JOB_VERBS = [
     name: "job coordinate",
     summary: "Run a job's coordinator (started by job start)",
     input: { jobId },
-    errors: [...JOB_ERRORS, "JOB_RUNNING"],
+    about: "With the nats queue configured, the tasks' turns go to the fleet's executors (docs/fleet.md)",
+    errors: [...JOB_ERRORS, "JOB_RUNNING", ...QUEUE_ERRORS],
     annotations: { long: true },
     faces: ["cli"],
     hidden: true,
     examples: [`spot job coordinate ${EXAMPLE_JOB}`],
-    run: async (ctx, i) => (await graphs()).coordinateJob(ctx, i.jobId),
+    run: (ctx, i) => coordinate(ctx, i.jobId),
   }),
 ] as const;

@@ -14,6 +14,7 @@ import {
   TURN_ERRORS,
 } from "./common.ts";
 import { docFile } from "./inputs.ts";
+import { FLEET_RUN_ERRORS, on, runOnFleet } from "./fleet.ts";
 import { verb } from "./verb.ts";
 
 const verbs = {
@@ -126,8 +127,9 @@ export const LOOP_VERBS = [
     summary: "Run the worker's implementation turn",
     about:
       "Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch " +
-      "or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications",
-    output: { RunResult: "verbs/run.ts" },
+      "or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications. " +
+      "on: fleet sends it to an executor and needs detach: false",
+    output: { RunResult: "verbs/run.ts", FleetRunResult: "fleet/remote_run.ts" },
     input: {
       runId,
       detach: flag("return at once; the turn runs as a named agent (spot agent poll|watch|stop)", {
@@ -138,15 +140,18 @@ export const LOOP_VERBS = [
         cli: "--name <name>",
         faces: ["cli", "mcp"],
       }),
+      on,
     },
     errors: [
       ...RUN_ERRORS,
       ...TURN_ERRORS,
       ...codes("PROFILE_NOT_FOUND STEP_FAILED AGENT_RUNNING AGENT_NAME_INVALID"),
+      ...FLEET_RUN_ERRORS,
     ],
     annotations: { long: true },
-    examples: [example("run"), example("run", " --detach --name fix-add")],
+    examples: [example("run"), example("run", " --detach --name fix-add"), example("run", " --on fleet")],
     run: async (ctx, i) => {
+      if (i.on === "fleet") return await runOnFleet(ctx, i);
       if (i.detach !== true) return await (await verbs.run()).runWorker(ctx, i.runId);
       const name = i.name ?? (await verbs.registry()).agentNameFor(i.runId);
       return await (await verbs.start()).startAgent(ctx, name, { runId: i.runId });

@@ -4,12 +4,20 @@
  */
 import { AGENT_VERBS } from "./agent.ts";
 import { HOST_VERBS } from "./host.ts";
+import { FLEET_VERBS } from "./fleet.ts";
 import { JOB_VERBS } from "./job.ts";
 import { LOOP_VERBS } from "./loop.ts";
 import { RUN_VIEW_VERBS } from "./runs.ts";
 import type { AnyVerb } from "./verb.ts";
 
-export const VERBS = [...LOOP_VERBS, ...RUN_VIEW_VERBS, ...HOST_VERBS, ...AGENT_VERBS, ...JOB_VERBS] as const;
+export const VERBS = [
+  ...LOOP_VERBS,
+  ...RUN_VIEW_VERBS,
+  ...HOST_VERBS,
+  ...AGENT_VERBS,
+  ...JOB_VERBS,
+  ...FLEET_VERBS,
+] as const;
 
 /** A verb by its CLI words. */
 export function verbNamed(name: string): AnyVerb | undefined {

@@ -19,6 +19,8 @@ export interface Annotations {
   idempotent?: boolean;
   /** Runs for long: progress notifications over MCP, a progress line on a terminal, stopped by a signal. */
   long?: boolean;
+  /** Runs until it is signalled and answers the signals itself (SIGTERM drains): a daemon, on the CLI only. */
+  daemon?: boolean;
 }
 
 /** What the face running a verb gives it besides the context. */

@@ -13,6 +13,8 @@ export interface SpotEnv {
   env: Record<string, string>;
   stateDir: string;
   configFile: string;
+  /** A bound on each `spot` call (killed after it, with its group), where a hung call must fail, not wait. */
+  callTimeoutMs?: number;
 }
 
 /** A fresh state/config/cache trio; the config file is written only when given. */
@@ -89,7 +91,16 @@ export async function spot(env: SpotEnv, cwd: string, ...args: string[]): Promis
   ], {
     cwd,
     env: env.env,
+    timeoutMs: env.callTimeoutMs,
   });
+  if (r.timedOut) {
+    return {
+      code: null,
+      json: { timedOut: env.callTimeoutMs },
+      stdout: r.stdout,
+      stderr: `${r.stderr}\n(timed out)`,
+    };
+  }
   const text = r.exitCode === 0 ? r.stdout : r.stderr;
   let json: Record<string, unknown> = {};
   try {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # What the test suite drives for real, installed when missing, so `deno task test` works on a fresh machine:
 # bubblewrap (OS sandbox), chromium (dashboard browser test), tmux (monitor, picker, progress line),
-# python3-venv and python3-pytest (the Python real-repository test) from Debian's packages, the pinned worker
+# python3-venv and python3-pytest (the Python real-repository test), nats-server (the fleet tests: executors on
+# a loopback NATS JetStream) from Debian's packages, the pinned worker
 # CLIs and the node test project from npm into .workers/, and the CLI's npm metadata in Deno's cache. Each
 # part says whether it was there or how long it took. Fast when everything is there.
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,8 +25,9 @@ command -v bwrap >/dev/null 2>&1 || need="$need bubblewrap"
 command -v tmux >/dev/null 2>&1 || need="$need tmux"
 /usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || need="$need python3-pytest"
 /usr/bin/python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need="$need python3-venv"
+command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || need="$need nats-server"
 if [ -z "$need" ]; then
-  echo "setup: bubblewrap, chromium, tmux, python3-venv and python3-pytest are installed"
+  echo "setup: bubblewrap, chromium, tmux, python3-venv, python3-pytest and nats-server are installed"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt_install() {
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need) >/dev/null 2>&1
@@ -63,7 +65,8 @@ fi
 sources="$(find "$root" -name '*.ts' ! -name '*_test.ts' ! -path '*/tests/*' ! -path '*/bench/*' \
   ! -path '*/.workers/*' ! -path '*/test-output/*' ! -path '*/node_modules/*' ! -path '*/dist/*')"
 npm_cache="$(deno info --json 2>/dev/null | sed -n 's/.*"npmCache": "\(.*\)".*/\1/p')"
-if [ -n "$npm_cache" ] && [ -f "$npm_cache/registry.npmjs.org/zod/registry.json" ]; then
+if [ -n "$npm_cache" ] && [ -f "$npm_cache/registry.npmjs.org/zod/registry.json" ] &&
+  [ -f "$npm_cache/registry.npmjs.org/@nats-io/nats-core/registry.json" ]; then
   echo "setup: the CLI's npm metadata is in Deno's cache"
 else
   timed "the CLI's npm metadata in Deno's cache" \

@@ -57,6 +57,8 @@ export async function inspectRun(ctx: SpotContext, runId: string) {
     /** "pi-worker" for a run the original tool wrote: spot shows it and never changes it. */
     origin: state.origin ?? "spot",
     state,
+    /** The executor whose attempt ran the worker's turn and the checks (docs/fleet.md); null when it ran here. */
+    executor: state.fleet?.role === "origin" ? state.fleet.executor ?? null : null,
     task: { runId: task.runId, goal: task.goal, risk: task.risk, allowedPaths: task.allowedPaths },
     failure: state.failure,
     dependencies: state.dependencies ?? null,

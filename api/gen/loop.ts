@@ -4,6 +4,7 @@ import { call, callJson, type JsonObject, type SpotOptions } from "../call.ts";
 import type { ReviewResultInput, TaskContractInput } from "../../schemas/gen/mod.ts";
 import type { PrepareResult } from "../../verbs/prepare.ts";
 import type { RunResult } from "../../verbs/run.ts";
+import type { FleetRunResult } from "../../fleet/remote_run.ts";
 import type { VerifyResult } from "../../verbs/verify.ts";
 import type { SelfReviewResult } from "../../verbs/self_review.ts";
 import type { ReviseResult } from "../../verbs/revise.ts";
@@ -58,10 +59,11 @@ export const prepare: (options: PrepareOptions) => Promise<PrepareResult> = call
 /** What {@link run} takes. */
 export interface RunOptions extends SpotOptions {
   /** the run id prepare returned */ runId: string;
+  /** here (default): this machine runs the turn; fleet: an executor runs the turn, the checks and the self-review (docs/fleet.md), and the call returns once the result is taken over here */ on?: "here" | "fleet";
 }
 
 /**
- * Run the worker's implementation turn. Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications. As `spot run`.
+ * Run the worker's implementation turn. Over MCP it returns at once by default: the turn runs as a named agent; follow it with spot_agent_watch or spot_agent_poll, then spot_verify. detach: false blocks until the turn ends, with progress notifications. on: fleet sends it to an executor and needs detach: false. As `spot run`.
  *
  * @example
  * ```ts ignore
@@ -70,7 +72,7 @@ export interface RunOptions extends SpotOptions {
  * const result = await run({ runId: "run-20261201-101500-a1b2c3" });
  * ```
  */
-export const run: (options: RunOptions) => Promise<RunResult> = call<RunResult, "run">("run");
+export const run: (options: RunOptions) => Promise<RunResult | FleetRunResult> = call<RunResult | FleetRunResult, "run">("run");
 
 /** What {@link verify} takes. */
 export interface VerifyOptions extends SpotOptions {

@@ -221,6 +221,39 @@ providerType: ("openai-completions" | "openai-responses" | "anthropic-messages" 
 }
 }
 /**
+ * Where tasks wait for a machine: local (no server) or a NATS JetStream fleet (docs/fleet.md)
+ */
+queue: {
+/**
+ * local: no server, everything runs here; nats: a NATS JetStream server executors share
+ */
+backend: ("local" | "nats")
+/**
+ * The NATS server (nats://host:4222); required for the nats backend
+ */
+url?: string
+/**
+ * A NATS credentials file (.creds: a user JWT and its nkey seed)
+ */
+credentialsFile?: string
+/**
+ * Names spot's stream, key-value buckets and object store on the server, so fleets can share one
+ */
+prefix: string
+/**
+ * An executor that stops heartbeating for this long loses its task, which another one redoes
+ */
+leaseSeconds: number
+/**
+ * Copies JetStream keeps of spot's stream, buckets and object store: 3 on a three-node cluster
+ */
+replicas: number
+/**
+ * A task no executor has claimed after this long is cancelled and fails FLEET_UNCLAIMED
+ */
+claimTimeoutSeconds: number
+}
+/**
  * Worker profiles by name: CLI, provider, model
  */
 profiles: {

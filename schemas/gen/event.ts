@@ -125,4 +125,13 @@ type: "agent"
 name: string
 state: ("started" | "settled" | "stopped" | "sent" | "redispatched")
 line?: string
+} | {
+at: string
+runId: string
+type: "fleet"
+state: ("queued" | "claimed" | "lease-expired" | "released" | "imported" | "refused" | "failed" | "cancelled")
+taskId: string
+executor?: string
+attempt?: number
+message?: string
 })

@@ -60,7 +60,11 @@ function node(job: JobView, t: TaskView, stateOf: Map<string, string>, open: str
         `
         : ""}
       <p class="goal" title="${clip(t.task, 240)}">${clip(t.task, 90)}</p>
-      <div class="node-meta">${elapsed(t)} · ${cost(t)}</div>
+      <div class="node-meta">${elapsed(t)} · ${cost(t)}${t.executor
+        ? html`
+          · <span class="executor" title="ran on this executor of the fleet">on ${t.executor}</span>
+        `
+        : ""}</div>
       <div class="node-run">${t.runId
         ? html`
           <a href="${taskHref(job.jobId, t.id)}" data-open="${t.id}" title="Show this task's run">${t

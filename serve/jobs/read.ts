@@ -71,6 +71,8 @@ export interface TaskView {
   transitions: Transition[];
   /** Its time on the job's clock: waiting for its `after`, then its run's phases (serve/plots/phases.ts). */
   segments: Segment[];
+  /** The executor whose attempt the run took over, when its turn ran on the fleet (docs/fleet.md). */
+  executor?: string | null;
 }
 
 export interface JobView extends JobRow {
@@ -187,6 +189,7 @@ async function taskView(
     costUsd: turned && typeof run.workerCostUsd === "number" ? run.workerCostUsd : null,
     transitions: run ? cleanTransitions(run.transitions).slice(-MAX_TRANSITIONS) : [],
     segments: [],
+    executor: typeof run?.fleet?.executor === "string" ? run.fleet.executor : null,
   };
 }
 

@@ -23,14 +23,14 @@ export function head(title: string, extra: Html): Html {
 }
 
 /** The live pages' links to each other; the snapshot has no server to follow them to. */
-export function nav(current: "runs" | "jobs"): Html {
-  const link = (name: "runs" | "jobs", href: string, label: string) =>
+export function nav(current: "runs" | "jobs" | "fleet"): Html {
+  const link = (name: "runs" | "jobs" | "fleet", href: string, label: string) =>
     name === current
       ? html`<a href="${href}" aria-current="page">${label}</a>`
       : html`<a href="${href}">${label}</a>`;
   return html`<nav class="views" aria-label="Views">${link("runs", "/", "Runs")} ${
     link("jobs", "/jobs", "Jobs")
-  }</nav>`;
+  } ${link("fleet", "/fleet", "Fleet")}</nav>`;
 }
 
 /** The header's live controls; a static view (`?static=1`) has no script to drive them and says so. */
