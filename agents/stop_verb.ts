@@ -6,7 +6,7 @@
  */
 import { isSpotError } from "../errors.ts";
 import { finishEmptyRun, moveRun } from "../lifecycle/move.ts";
-import { OWNER_GONE } from "../lifecycle/slots.ts";
+import { cutShort } from "../lifecycle/slots.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { RunLock } from "../store/run_store.ts";
 import { observe } from "./observe.ts";
@@ -48,7 +48,7 @@ async function endStoppedRun(
 ): Promise<{ runStatus: string | null; runEnded: boolean }> {
   const state = await ctx.store.load(record.runId).catch(() => null);
   if (!state || state.origin) return { runStatus: state?.status ?? null, runEnded: false };
-  const reclaimed = state.status === "failed" && state.failure?.code === OWNER_GONE;
+  const reclaimed = cutShort(state);
   const cut = state.status === "prepared" || state.status === "running" || state.status === "revising" ||
     reclaimed;
   const briefDone = record.kind === "brief" && state.status === "verifying";
@@ -64,8 +64,9 @@ async function endStoppedRun(
     const message = `agent "${record.name}" was stopped (spot agent stop) before its turn ended; ` +
       `its worktree is kept: spot discard --id ${record.runId} drops it`;
     const failure = { code: "AGENT_STOPPED", message, details: { name: record.name } };
-    if (now.status === "failed" && now.failure?.code === OWNER_GONE) {
-      // Another admission saw the killed driver first and reclaimed the slot; the stop is the real cause.
+    if (cutShort(now)) {
+      // The driver recorded its interrupted turn, or another admission saw it killed first and reclaimed
+      // the slot; the stop is the real cause.
       await ctx.store.save({ ...now, failure, updatedAt: ctx.now() });
       return { runStatus: "failed", runEnded: true };
     }

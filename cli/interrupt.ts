@@ -1,4 +1,5 @@
 /** SIGINT, SIGTERM and SIGHUP abort the running verb; the process then exits 130, 143 or 129. */
+import { interruptReason } from "../base/interrupt.ts";
 
 export const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGHUP: 129, SIGTERM: 143 };
 
@@ -17,7 +18,7 @@ export function listenForInterrupts(): Interrupts {
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const handler = () => {
       caught ??= sig;
-      controller.abort();
+      controller.abort(interruptReason(sig));
     };
     Deno.addSignalListener(sig, handler);
     handlers.push([sig, handler]);

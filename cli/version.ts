@@ -1,4 +1,2 @@
-/** spot's version, from the one place it is written: deno.json. */
-import config from "../deno.json" with { type: "json" };
-
-export const VERSION: string = config.version;
+/** spot's version, from the one place it is written: deno.json (kept in base/, which the dashboard reads too). */
+export { VERSION } from "../base/version.ts";

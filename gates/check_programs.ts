@@ -56,7 +56,8 @@ export function requireCheckPrograms(
   if (missing.length === 0) return;
   throw new SpotError(
     "CHECK_NOT_FOUND",
-    `Cannot run the contract's checks: ${missing.map(describeMissing).join("; ")}`,
+    // The fix is for the person reading the message, not only for a program reading the details.
+    `Cannot run the contract's checks: ${missing.map(describeMissing).join("; ")}; ${MISSING_FIX}`,
     {
       details: { missing, fix: MISSING_FIX },
     },

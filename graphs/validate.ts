@@ -194,9 +194,10 @@ export function reviewBaseIssues(tasks: readonly Task[], known: ReadonlySet<stri
 }
 
 /**
- * A builder's check that runs a file the builder owns (`sh api/check.sh` with ownership `api`): spot locks
- * every repository file a check runs (verify/locked.ts), so the builder could never change it and the task
- * would fail at verification. Refused up front instead. `tree` is the repository's files at its HEAD.
+ * A builder's check that names a file the builder owns (`sh api/check.sh`, `grep -q x api/x.ts` with
+ * ownership `api`): spot locks every repository file a check names (verify/locked.ts), so the builder could
+ * never change it and the task would fail at verification. Refused up front instead, naming the check, the
+ * file and the task, and what to write instead. `tree` is the repository's files at its HEAD.
  */
 export function ownedCheckFiles(
   tasks: readonly (Task & Partial<Pick<JobTask, "checks">>)[],
@@ -212,11 +213,27 @@ export function ownedCheckFiles(
         issues.push({
           code: "JOB_INVALID",
           path: ["tasks", i, "checks", j, "argv", k],
-          message: `"${file}" is a file builder "${t.id}" owns, and spot locks every file a check runs: ` +
-            `move it out of the builder's ownership, or check with a command that names no file it edits`,
+          message: ownedCheckMessage(t.id, { id: c.id, argv: c.argv }, file),
         });
       });
     });
   });
   return issues;
+}
+
+function ownedCheckMessage(
+  task: string,
+  check: { id?: string; argv: readonly string[] },
+  file: string,
+): string {
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+  const grep = (check.argv[0].split("/").pop() ?? "") === "grep";
+  const instead = grep
+    ? `grep the directory instead (grep -r ... ${dir}), which is not locked`
+    : "check it with a command that names no file the builder edits (a test outside its ownership)";
+  return `check "${check.id ?? "?"}" of builder "${task}" (${
+    check.argv.join(" ")
+  }) names "${file}", a file ` +
+    `builder "${task}" owns; spot locks every repository file a check names, so "${task}" could not ` +
+    `change it and would fail at verification: ${instead}, or move "${file}" out of "${task}"'s ownership`;
 }

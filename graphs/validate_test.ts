@@ -98,6 +98,17 @@ Deno.test("ownedCheckFiles: a builder's check that runs a repository file it own
   assert.deepEqual(ownedCheckFiles([builder(["sh", "./api/check.sh"])], tree).map((i) => i.path), [
     ["tasks", 0, "checks", 0, "argv", 1],
   ]);
+  // The message names the check, the file, the task that owns it, and what to do; a grep is read, not run.
+  const [grep] = ownedCheckFiles([builder(["grep", "-q", "x", "api/x.ts"])], tree);
+  assert.match(
+    grep.message,
+    /^check "c" of builder "b" \(grep -q x api\/x\.ts\) names "api\/x\.ts", a file builder "b" owns/,
+  );
+  assert.doesNotMatch(grep.message, /\bruns\b/);
+  assert.match(grep.message, /grep the directory instead \(grep -r \.\.\. api\)/);
+  assert.match(grep.message, /or move "api\/x\.ts" out of "b"'s ownership$/);
+  const [script] = ownedCheckFiles([builder(["sh", "./api/check.sh"])], tree);
+  assert.match(script.message, /names "api\/check\.sh".*a command that names no file the builder edits/);
   assert.equal(ownedCheckFiles([builder(["sh", "scripts/check.sh"])], tree).length, 0, "not owned");
   assert.equal(ownedCheckFiles([builder(["sh", "api/new.sh"])], tree).length, 0, "not in the repository");
   assert.equal(ownedCheckFiles([builder(["grep", "-rq", "x", "api"])], tree).length, 0, "a directory");

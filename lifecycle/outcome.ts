@@ -6,6 +6,7 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { moveRun } from "./move.ts";
 import { RESUMABLE_FAILURES } from "./ended.ts";
+import { interruptSignal } from "../base/interrupt.ts";
 
 export { RESUMABLE_FAILURES };
 
@@ -34,17 +35,26 @@ export async function failTurn(
 ): Promise<never> {
   const failure = outcome.failure ?? { code: "cli_crash", class: "permanent", message: "The worker failed" };
   if (failure.code === "cancelled") {
-    const interrupted = {
-      ...state,
-      interruption: { at: ctx.now(), signal: "SIGINT", phase: state.status },
-      updatedAt: ctx.now(),
-    };
-    await ctx.store.save({
-      ...interrupted,
-      failure: { code: "WORKER_INTERRUPTED", class: failure.class, message: failure.message },
+    // Recorded at once, as admission would reclaim a run whose owner is gone: failed, its slot free, and
+    // recover resumes it from the phase it was in (verbs/recover.ts), so nothing waits for the next prepare.
+    const caught = interruptSignal(ctx.signal);
+    // The record's field predates naming the signal: an abort that no signal caused keeps its old SIGINT.
+    const signal = caught ?? "SIGINT";
+    const nextCommand = `spot recover --id ${state.runId}`;
+    const by = caught ? ` by ${caught}` : "";
+    const message = `the ${phase} turn was interrupted${by}; the worker was stopped and its work is kept ` +
+      `in ${state.worktreePath}: ${nextCommand} resumes it`;
+    await moveRun(ctx, state, "failed", `WORKER_INTERRUPTED: ${message}`, {
+      failure: {
+        code: "WORKER_INTERRUPTED",
+        class: failure.class,
+        message,
+        details: { phase: state.status, signal, nextCommand },
+      },
+      interruption: { at: ctx.now(), signal, phase: state.status },
     });
     throw new SpotError("WORKER_INTERRUPTED", `The ${phase} turn of run "${state.runId}" was interrupted`, {
-      details: { runId: state.runId, nextCommand: `spot recover --id ${state.runId}` },
+      details: { runId: state.runId, signal, nextCommand },
     });
   }
   const blocked = failure.class === "blocking";

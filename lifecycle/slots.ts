@@ -39,6 +39,16 @@ export function onlyWhileWorked(s: Pick<RunState, "status" | "worktreeReady">): 
 /** The failure code of a run reclaimed from a dead owner; `spot recover` resumes it. */
 export const OWNER_GONE = "OWNER_GONE";
 
+/**
+ * Whether a run's turn was cut short and ended failed with the phase it was in on record: reclaimed from a
+ * dead owner (OWNER_GONE), or interrupted by a signal its own process caught (WORKER_INTERRUPTED). `spot
+ * recover` resumes either from that phase.
+ */
+export function cutShort(s: Pick<RunState, "status" | "failure">): boolean {
+  const code = s.failure?.code;
+  return s.status === "failed" && (code === OWNER_GONE || code === "WORKER_INTERRUPTED");
+}
+
 /** One run holding a slot, as the CONCURRENCY_LIMIT error lists it. */
 export interface SlotHolder {
   runId: string;

@@ -5,6 +5,8 @@
 import { SpotError } from "../errors.ts";
 import type { RunState, Status } from "../schemas/run_state.ts";
 import { endedHint } from "./ended.ts";
+import { movesOn } from "./next_command.ts";
+import { TERMINAL } from "../schemas/constants.ts";
 
 /**
  * Every run that has not landed or succeeded may be dropped (`discarded`, `spot discard`): a failed or
@@ -76,7 +78,7 @@ export function transition(state: RunState, to: Status, reason: string, at: stri
     throw new SpotError(
       "STATE_INVALID",
       `Cannot move run "${state.runId}" from ${state.status} to ${to}: the lifecycle does not allow it`,
-      { details: { runId: state.runId, from: state.status, to } },
+      { details: { runId: state.runId, from: state.status, to, ...next(state) } },
     );
   }
   return apply(state, to, reason, at);
@@ -104,7 +106,7 @@ export function finishTurnTransition(state: RunState, reason: string, at: string
     throw new SpotError(
       "STATE_INVALID",
       `Cannot finish run "${state.runId}" with nothing to integrate: it is ${state.status}, not verifying`,
-      { details: { runId: state.runId, status: state.status, allowed: ["verifying"] } },
+      { details: { runId: state.runId, status: state.status, allowed: ["verifying"], ...next(state) } },
     );
   }
   return apply(state, "succeeded", reason, at);
@@ -150,6 +152,12 @@ export function requireStatus(state: RunState, allowed: readonly Status[], comma
     `Cannot ${command} run "${state.runId}": it is ${state.status}, and ${command} needs ${
       allowed.join(" or ")
     }`,
-    { details: { runId: state.runId, status: state.status, allowed } },
+    { details: { runId: state.runId, status: state.status, allowed, ...next(state) } },
   );
+}
+
+/** The command that moves the run on from where it is, for a refusal's details (none for an ended run). */
+function next(state: RunState): { nextCommand?: string } {
+  const command = TERMINAL.has(state.status) ? null : movesOn(state.status, state.runId);
+  return command ? { nextCommand: command } : {};
 }

@@ -155,7 +155,12 @@ Deno.test("transition() names the run and both statuses in its error", () => {
     assert.match(e.message, /run-fixture-1/);
     assert.match(e.message, /prepared/);
     assert.match(e.message, /approved/);
-    assert.deepEqual(e.details, { runId: "run-fixture-1", from: "prepared", to: "approved" });
+    assert.deepEqual(e.details, {
+      runId: "run-fixture-1",
+      from: "prepared",
+      to: "approved",
+      nextCommand: "spot run --id run-fixture-1",
+    });
   }
 });
 

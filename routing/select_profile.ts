@@ -169,14 +169,20 @@ function noneReady(config: Config, task: RoutableTask, skipped: NotReady[]): Spo
   const replay = config.profiles.replay;
   // The scripted worker runs anywhere, but only an episode someone wrote: named as a dry run, never as a fix.
   const replayServes = replay?.adapter === "replay" && offers(replay, task.requiredCapabilities);
+  // A newcomer with no key at all reads the message, not the details: the way out is said there too.
+  const noKey = replayServes
+    ? "; with no credentials, --profile replay --model <EPISODE> runs the built-in replay worker on a " +
+      "scripted episode (a dry run of the loop, not a worker that reads your task)"
+    : "";
   return new SpotError(
     "NO_ROUTABLE_PROFILE",
-    `Cannot route the task: no profile it could go to is ready here: ${lines.join("; ")}`,
+    `Cannot route the task: no profile it could go to is ready here: ${lines.join("; ")}${noKey}`,
     {
       details: {
         notReady: skipped,
         hint: "fix one of them (each problem carries doctor's fix; spot doctor --task FILE --profile P " +
-          "checks one), or pass --profile for a profile that is set up",
+          "checks one), or pass --profile for a profile that is set up" +
+          (replayServes ? ", or --profile replay --model <EPISODE> for a dry run with no credentials" : ""),
         ...(replayServes
           ? {
             replay:

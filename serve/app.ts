@@ -19,6 +19,7 @@ import { addJobRoutes } from "./jobs/routes.ts";
 import { addFleetRoutes } from "./fleet.ts";
 import { eventsRoute } from "./sse.ts";
 import type { Html } from "./views/format.ts";
+import { VERSION } from "../base/version.ts";
 import { renderConnections } from "./views/connections.ts";
 import { renderLivePage } from "./views/page.ts";
 import { renderRunsPanel, RowCache } from "./views/runs.ts";
@@ -185,7 +186,8 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/health", (c) =>
     c.json({
       ok: true,
-      version: deps.version ?? null,
+      // spot's own version unless the caller names another (deno.json, as `spot --version` says).
+      version: deps.version ?? VERSION,
       streams: open.count,
       uptimeMs: Date.now() - startedAt,
     }));

@@ -1,14 +1,30 @@
 /**
  * `deno task demo`: the whole loop through the CLI on a throwaway repo, with
  * the built-in replay worker and a scripted parent review. Exits 0 when the
- * fix is integrated.
+ * fix is integrated. Everything it makes lives in one temporary directory,
+ * removed when it ends (kept with `--keep`, or when a step fails, to look at).
  */
 import { join } from "node:path";
 import { demoScenario } from "./scenario.ts";
 import { type CliResult, spot, spotEnv, writeJson } from "./helpers.ts";
 
+const keep = Deno.args.includes("--keep");
 const env = await spotEnv();
+// spot's own temporary files go where the demo's do (the environment spot gets is otherwise minimal).
+const tmp = Deno.env.get("TMPDIR");
+if (tmp) env.env.TMPDIR = tmp;
 const say = (text: string) => console.log(text);
+
+/** Removes the demo's directory: the repo, spot's state, config and cache for it, the review file. */
+async function removeWorkspace(): Promise<void> {
+  await Deno.remove(env.dir, { recursive: true }).catch(() => {});
+}
+
+// Ctrl-C leaves nothing behind either (a step under way is a child of spot, which ends it on the signal).
+const onInterrupt = () => {
+  void removeWorkspace().finally(() => Deno.exit(130));
+};
+Deno.addSignalListener("SIGINT", onInterrupt);
 
 function show(step: string, r: CliResult, keys: string[]): void {
   const picked = Object.fromEntries(keys.filter((k) => k in r.json).map((k) => [k, r.json[k]]));
@@ -89,7 +105,8 @@ show(
   ),
   ["status", "implementationCommit"],
 );
-show("integrate", await spot(env, sc.repo, "integrate", "--id", id), [
+const integrated = await spot(env, sc.repo, "integrate", "--id", id);
+show("integrate", integrated, [
   "status",
   "integratedCommit",
   "pushed",
@@ -103,4 +120,13 @@ if (!fixed.includes("a + b")) {
   say("\nThe source branch does not hold the fix");
   Deno.exit(1);
 }
-say(`\nThe fix is on the source branch of ${sc.repo} (not pushed).`);
+const landed = String(integrated.json.integratedCommit ?? "").slice(0, 12);
+Deno.removeSignalListener("SIGINT", onInterrupt);
+if (keep) {
+  say(`\nThe fix is on the source branch of ${sc.repo} (commit ${landed}, not pushed).`);
+  say(`Kept (--keep): ${env.dir}; remove it with rm -rf when done.`);
+} else {
+  await removeWorkspace();
+  say(`\nThe fix landed as commit ${landed} on the throwaway repo's source branch (not pushed).`);
+  say(`Removed the demo's workspace ${env.dir}; deno task demo --keep keeps it to look around.`);
+}

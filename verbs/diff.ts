@@ -8,6 +8,7 @@ import { assertSpotRun } from "../store/run_store.ts";
 import { runHunks } from "../gates/review_guide.ts";
 import { endedHint } from "../lifecycle/ended.ts";
 import type { RunState } from "../schemas/run_state.ts";
+import { nextCommand } from "../lifecycle/next_command.ts";
 
 const encoder = new TextEncoder();
 
@@ -16,7 +17,10 @@ function unverified(ctx: SpotContext, state: RunState): SpotError {
   const runId = state.runId;
   const ended = endedHint(state);
   if (!ended) {
-    const next = state.status === "verifying" ? { nextCommand: `spot verify --id ${runId}` } : {};
+    // diff takes no lock: a running or revising run may have its turn under way, so nothing is offered there.
+    const busy = state.status === "running" || state.status === "revising";
+    const command = busy ? null : nextCommand(state.status, runId);
+    const next = command ? { nextCommand: command } : {};
     return new SpotError(
       "STATE_INVALID",
       `Cannot show the diff of run "${runId}": it has not been verified yet (it is ${state.status})`,

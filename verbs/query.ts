@@ -2,6 +2,8 @@
 import type { SpotContext } from "../store/context.ts";
 import { runIndexFor } from "../store/index_shared.ts";
 import { pathExists } from "../store/files.ts";
+import { RUN_STATUSES } from "../schemas/constants.ts";
+import { SpotError } from "../errors.ts";
 
 export { ACTIVE, summarize } from "../store/run_entry.ts";
 
@@ -21,6 +23,14 @@ export const DEFAULT_LIST_LIMIT = 200;
 
 /** Reads the run index (kept current by `save()`, rebuilt from the run directories when stale). */
 export async function listRuns(ctx: SpotContext, options: ListOptions) {
+  // A misspelt status would match no run and look like an empty store: refused, with the statuses there are.
+  if (options.status !== undefined && !(RUN_STATUSES as readonly string[]).includes(options.status)) {
+    throw new SpotError(
+      "CLI_USAGE",
+      `Cannot list runs in status "${options.status}": expected one of ${RUN_STATUSES.join(", ")}`,
+      { details: { status: options.status, statuses: [...RUN_STATUSES] } },
+    );
+  }
   const limit = options.all ? undefined : options.limit ?? DEFAULT_LIST_LIMIT;
   // Where spot has never run there is nothing to list, and no index is made just to say so.
   if (!pathExists(ctx.paths.runsDir)) {

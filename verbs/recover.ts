@@ -11,8 +11,9 @@ import type { SpotContext } from "../store/context.ts";
 import { materializeWorktree, worktreeOf } from "../lifecycle/worktree.ts";
 import { RESUMABLE_FAILURES } from "../lifecycle/outcome.ts";
 import { recoverTransition } from "../lifecycle/state_table.ts";
+import { nextCommand } from "../lifecycle/next_command.ts";
 import { withSlotFor } from "../lifecycle/admit.ts";
-import { OWNER_GONE } from "../lifecycle/slots.ts";
+import { cutShort } from "../lifecycle/slots.ts";
 import type { Reclaimed } from "../store/ledger.ts";
 
 /** What `recover` did to a run. */
@@ -29,27 +30,6 @@ export interface RecoverResult {
   nextCommand: string | null;
   /** What the killed command had left (a pristine tree, a socket directory, a step process), removed. */
   reclaimed: Reclaimed[];
-}
-
-const NEXT: Partial<Record<Status, string>> = {
-  prepared: "run",
-  running: "run",
-  verifying: "verify",
-  selfReviewing: "self-review",
-  reviewing: "approve or revise",
-  approved: "approve",
-  committed: "integrate",
-  integrated: "report",
-};
-
-function nextCommand(status: Status, runId: string): string | null {
-  const verb = NEXT[status];
-  if (!verb) return null;
-  if (verb === "approve or revise") {
-    return `spot approve --id ${runId} --review REVIEW.json --message MSG (or spot revise)`;
-  }
-  if (verb === "approve") return `spot approve --id ${runId} --review REVIEW.json --message MSG`;
-  return `spot ${verb} --id ${runId}`;
 }
 
 /** Ends the step (and the worker it started) that a killed command left behind. */
@@ -72,10 +52,10 @@ async function worktreeChanged(ctx: SpotContext, state: RunState, against: strin
   return against === null ? delta.diff.length > 0 : delta.diffSha256 !== against;
 }
 
-/** The phase a run reclaimed from its dead owner was in (lifecycle/admit.ts), or its own status. */
+/** The phase a run reclaimed from its dead owner or interrupted was in (lifecycle/slots.ts), or its own status. */
 function phaseOf(state: RunState): Status {
-  if (state.status !== "failed" || state.failure?.code !== OWNER_GONE) return state.status;
-  const phase = (state.failure.details as { phase?: Status } | undefined)?.phase;
+  if (!cutShort(state)) return state.status;
+  const phase = (state.failure?.details as { phase?: Status } | undefined)?.phase;
   return phase === "running" || phase === "revising" || phase === "prepared" ? phase : state.status;
 }
 

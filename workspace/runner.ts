@@ -94,6 +94,7 @@ export function missingCheckProgram(
 ): MissingProgram | null {
   if (!isAbsolute(program) && program.includes("/")) return null;
   if (isExecutable(resolveRunner(program, options))) return null;
-  const dirs = options.pathVar.split(delimiter).filter((d) => isAbsolute(d));
+  // A PATH often names a directory twice (a profile sourced twice): each is said once, in PATH's order.
+  const dirs = [...new Set(options.pathVar.split(delimiter).filter((d) => isAbsolute(d)))];
   return { program, looked: isAbsolute(program) ? [program] : dirs };
 }

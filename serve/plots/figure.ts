@@ -65,6 +65,11 @@ function swatch(item: LegendItem): Html {
   `;
 }
 
+/** A note or summary as a reader sees it: a name in backticks (`after`) set as code, the rest as text. */
+export function prose(text: string): Html[] {
+  return text.split(/`([^`]+)`/).map((part, i) => i % 2 === 1 ? html`<code>${part}</code>` : html`${part}`);
+}
+
 /** The figure; `drawn` holds the chart as SVG markup from Observable Plot (escaped by its DOM). */
 export function figure(spec: FigureSpec, drawn: Drawn | Html): Html {
   const attrs = Object.entries(spec.data ?? {}).map(([k, v]) =>
@@ -87,11 +92,11 @@ export function figure(spec: FigureSpec, drawn: Drawn | Html): Html {
       ? html`
         <b>${spec.title}</b>
       `
-      : ""}<span class="muted">${spec.note}</span></figcaption>
+      : ""}<span class="muted">${prose(spec.note)}</span></figcaption>
     <div class="chart-picture" role="img" aria-label="${spec.title ||
-      spec.note}" aria-describedby="${id}-summary">${picture}</div>
+      spec.note.replaceAll("`", "")}" aria-describedby="${id}-summary">${picture}</div>
     ${spec.legend?.length ? html`<div class="legend">${spec.legend.map(swatch)}</div>` : ""}
-    <p class="chart-summary" id="${id}-summary">${spec.summary}</p>
+    <p class="chart-summary" id="${id}-summary">${prose(spec.summary)}</p>
     <details class="chart-data"><summary>Numbers</summary>${spec.table}</details>
     </figure>
   `;

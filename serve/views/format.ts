@@ -24,6 +24,14 @@ export function clip(value: unknown, max: number): string {
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
 
+/** Long text cut in the middle, so both ends show (`openrouter/…/deepseek-v4-flash`); the whole goes in a title. */
+export function clipMiddle(value: unknown, max: number): string {
+  const s = text(value).replace(/\s+/g, " ").trim();
+  if (s.length <= max) return s;
+  const head = Math.floor((max - 1) / 3);
+  return `${s.slice(0, head)}…${s.slice(s.length - (max - 1 - head))}`;
+}
+
 export function int(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "-";
 }

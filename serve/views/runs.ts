@@ -7,8 +7,24 @@ import { dashHref, type DashQuery, toggled } from "../dash_query.ts";
 import type { RunDetail } from "../detail.ts";
 import type { AgentLine } from "../../agents/ls.ts";
 import { renderDetail } from "./detail.ts";
-import { badge, clip, codeName, compact, type Html, int, pct, sha, text, usd, when } from "./format.ts";
+import {
+  badge,
+  clip,
+  clipMiddle,
+  codeName,
+  compact,
+  type Html,
+  int,
+  pct,
+  sha,
+  text,
+  usd,
+  when,
+} from "./format.ts";
 import { savingRatio } from "../../usage/savings.ts";
+
+/** The model as the run names it (provider prefix, a replay episode's path), cut in the middle past this. */
+const MODEL_CHARS = 48;
 
 /** Every caller spot knows, so the filter offers them before any run exists. */
 const CALLERS = ["cli", "codex", "claude-code", "cursor", "trae", "workbuddy", "pi-recursive", "unknown"];
@@ -151,9 +167,11 @@ function row(e: RunEntry, q: DashQuery, detail: RunDetail | null | undefined, ag
           ${codeName(s.failure, "failure")}
         `
         : ""}</td>
-      <td data-label="Worker">${text(s.profile)}<div class="muted">${clip(
-        String(s.model).split("/").pop(),
-        40,
+      <td data-label="Worker">${text(s.profile)}<div class="muted model" title="${text(
+        s.model,
+      )}">${clipMiddle(
+        s.model,
+        MODEL_CHARS,
       )}</div></td>
       <td data-label="Tokens" class="num">${compact(e.tokensIn)} / ${compact(
         e.tokensOut,

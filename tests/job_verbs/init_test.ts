@@ -27,3 +27,30 @@ Deno.test("job init outside a repository says to cd into it or set the job's cwd
   assert.match(e2.details.hint, /the job's "cwd" must be the repository/);
   await Deno.remove(env.dir, { recursive: true });
 });
+
+Deno.test("job init refuses a builder's check that greps a file it owns, naming the check, file and task", async () => {
+  const { env, repo } = await setup();
+  const file = join(env.dir, "job.json");
+  await writeJson(file, {
+    approval: "the test",
+    allowWrites: true,
+    noIntegratedChecksReason: "the test stops at init",
+    tasks: [{
+      id: "api",
+      role: "builder",
+      task: "Set x to 2",
+      acceptance: ["x is 2"],
+      ownership: ["api"],
+      checks: [{ id: "x-is-two", argv: ["grep", "-q", "x = 2", "api/x.ts"] }],
+    }],
+  });
+  const r = await spot(env, repo, "job", "init", file);
+  assert.equal(code(r), "JOB_INVALID", r.stdout + r.stderr);
+  assert.equal(r.code, 2);
+  const { message } = r.json.error as { message: string };
+  assert.match(message, /check "x-is-two" of builder "api" \(grep -q x = 2 api\/x\.ts\) names "api\/x\.ts"/);
+  assert.match(message, /a file builder "api" owns/);
+  assert.doesNotMatch(message, /a check runs/, "grep reads the file; it does not run it");
+  assert.match(message, /grep the directory instead \(grep -r \.\.\. api\)/);
+  await Deno.remove(env.dir, { recursive: true });
+});

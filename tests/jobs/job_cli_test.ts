@@ -87,7 +87,7 @@ Deno.test("job init refuses overlapping ownership and cycles before anything run
   assert.equal(code(owned), "JOB_INVALID", owned.stdout + owned.stderr);
   assert.match(
     (owned.json.error as { message: string }).message,
-    /:\d+:\d+ tasks\[0\]\.checks\[0\]\.argv\[1\]: "api\/x\.ts" is a file builder "a" owns/,
+    /:\d+:\d+ tasks\[0\]\.checks\[0\]\.argv\[1\]: check "t" of builder "a" \(cat \.\/api\/x\.ts\) names "api\/x\.ts", a file builder "a" owns/,
   );
   const jobs = await Array.fromAsync(Deno.readDir(join(env.stateDir, "jobs"))).catch(() => []);
   assert.equal(jobs.length, 0, "a refused job was created");

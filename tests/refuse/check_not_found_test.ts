@@ -13,6 +13,9 @@ const err = (json: Record<string, unknown>) => json.error as Err;
 
 Deno.test("prepare refuses a check whose program is not on PATH or not at its absolute path; doctor names it too", async () => {
   const env = await spotEnv();
+  // A PATH that names a directory twice (a shell profile sourced twice) is listed once, in its order.
+  const dirs = env.env.PATH.split(":");
+  env.env.PATH = [...dirs, dirs[0], ...dirs].join(":");
   const sc = await demoScenario(env.dir);
   const task = JSON.parse(await Deno.readTextFile(sc.taskFile));
   await writeJson(sc.taskFile, {
@@ -38,6 +41,13 @@ Deno.test("prepare refuses a check whose program is not on PATH or not at its ab
     /check 3 .*"\/nonexistent\/spot-test\/bin\/pytest" is not found \(looked in \/nonexistent/,
   );
   assert.doesNotMatch(e.message, /run-tests/);
+  // The fix is in the message a person reads, not only in details.fix.
+  assert.ok(e.message.endsWith(String(e.details.fix)), e.message);
+  assert.match(e.message, /install it where spot's PATH finds it outside the repository/);
+  const looked = (e.details.missing as { looked: string[] }[])[0].looked;
+  assert.deepEqual(looked, [...new Set(looked)], "no directory listed twice");
+  const listed = /check 2 .*?\(looked in ([^)]*)\)/.exec(e.message)?.[1] ?? "";
+  assert.equal(listed.split(", ").length, new Set(listed.split(", ")).size, listed);
   const missing = e.details.missing as { program: string }[];
   assert.deepEqual(missing.map((m) => m.program), [
     "spot-test-no-such-runner",

@@ -73,6 +73,12 @@ Deno.test("prepare without --profile refuses with every candidate's reasons when
   const notReady = e.details.notReady as { profile: string; problems: { fix?: string }[] }[];
   assert.deepEqual(notReady.map((n) => n.profile), ["cheap-unready", "std-unready"]);
   assert.match(String(e.details.replay), /--profile replay --model EPISODE\.jsonl/);
+  // The way out with no credentials is in the message a person reads, not only in the details.
+  assert.match(
+    e.message,
+    /with no credentials, --profile replay --model <EPISODE> runs the built-in replay worker/,
+  );
+  assert.match(String(e.details.hint), /--profile replay --model <EPISODE>/);
   assert.deepEqual(await runDirs(env.stateDir), [], "no run, no worktree, no slot");
   // doctor --task agrees with prepare, so it cannot say yes where prepare refuses.
   const doctor = await spot(env, sc.repo, "doctor", "--task", sc.taskFile, "--sandbox", "none");
