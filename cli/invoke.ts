@@ -31,8 +31,11 @@ export class Invocation {
   /** `--json` was given: the JSON even on a terminal, for an error too. */
   json = false;
 
-  async fail(error: unknown): Promise<void> {
-    this.exitCode = await printError(error, this.warnings.list, { human: humanErrors(this.json) });
+  async fail(error: unknown, signalExit?: number): Promise<void> {
+    this.exitCode = await printError(error, this.warnings.list, {
+      human: humanErrors(this.json),
+      signalExit,
+    });
   }
 
   /** A verb with context, audit, interruption handling and JSON output (or, given `render`, its human view). */
@@ -76,7 +79,8 @@ export class Invocation {
       else printOk(name, result, this.warnings.list);
     } catch (error) {
       progress?.stop();
-      await this.fail(error);
+      const caught = interrupts?.caught();
+      await this.fail(error, caught ? SIGNAL_EXIT[caught] : undefined);
     } finally {
       interrupts?.close();
     }

@@ -5,7 +5,7 @@
  */
 import { isSpotError, SpotError } from "../errors.ts";
 import type { FileWarning } from "../config/loaded.ts";
-import { exitCodeFor, exitStyle } from "./exit_codes.ts";
+import { exitCodeFor, exitStyle, signalExitFor } from "./exit_codes.ts";
 import { lazy } from "../base/lazy.ts";
 
 const encoder = new TextEncoder();
@@ -81,10 +81,13 @@ export function humanErrors(json: boolean, isTerminal = Deno.stderr.isTerminal()
 export async function printError(
   error: unknown,
   warnings: readonly WarningEntry[] = [],
-  options: { human?: boolean } = {},
+  options: { human?: boolean; signalExit?: number } = {},
 ): Promise<number> {
   const spot = asSpotError(error);
-  const code = exitCodeFor(spot.code, spot.exitCode, await exitStyle((n) => Deno.env.get(n)));
+  const style = await exitStyle((n) => Deno.env.get(n));
+  const own = exitCodeFor(spot.code, spot.exitCode, style);
+  // Interrupted by a signal: the exit the process will have (130, 143, 129) is the one a person reads.
+  const code = options.signalExit === undefined ? own : signalExitFor(options.signalExit, own, style);
   if (options.human) {
     const { colorWanted, renderError } = await lazy<typeof import("./render/error.ts")>(
       "./render/error.ts",

@@ -24,6 +24,7 @@ export async function followTask(
   let attempt = state.fleet?.attempt ?? 0;
   let history = -1;
   const claimTimeoutMs = ctx.config.queue.claimTimeoutSeconds * 1000;
+  let serving: Serving = { count: -1, at: 0 };
   // Each change of the task's status wakes the origin at once (the queue's watch); no change, every IDLE_MS.
   for await (const status of queue.watch(taskId, { signal: options.signal, idleMs: IDLE_MS })) {
     if (history < 0) history = status.history.length;
@@ -70,9 +71,30 @@ export async function followTask(
       });
     }
     if (status.state === "queued") {
-      ctx.progress?.(`run ${runId}: queued on ${queue.where}, waiting for an executor`);
+      serving = await servingNow(queue, state.profile, serving);
+      const none = serving.count === 0
+        ? ` (no executor alive serves ${state.profile}: start one with spot executor join)`
+        : "";
+      ctx.progress?.(`run ${runId}: queued on ${queue.where}, waiting for an executor${none}`);
     }
   }
   if (options.signal?.aborted) return null;
   throw new SpotError("FLEET_TASK_FAILED", `Cannot follow task "${taskId}": the queue has no such task`);
+}
+
+/** How many executors alive (or draining) serve the profile, looked up at most every SERVING_MS. */
+interface Serving {
+  count: number;
+  at: number;
+}
+const SERVING_MS = 10_000;
+
+async function servingNow(queue: Queue, profile: string, last: Serving): Promise<Serving> {
+  if (last.count >= 0 && Date.now() - last.at < SERVING_MS) return last;
+  const seen = await queue.executors.list().catch(() => null);
+  if (seen === null) return { count: -1, at: Date.now() };
+  const count =
+    seen.filter((e) => (e.status === "alive" || e.status === "draining") && e.profiles.includes(profile))
+      .length;
+  return { count, at: Date.now() };
 }

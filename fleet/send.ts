@@ -85,7 +85,7 @@ export async function sendRun(
       model: state.model,
       sandbox: state.sandboxDetails?.backend && state.sandboxDetails.backend !== "none" ? "os" : "none",
       contract,
-      ...(state.adapter === "replay" ? { episode: await Deno.readTextFile(state.model) } : {}),
+      ...(state.adapter === "replay" ? { episode: await episodeText(state.model) } : {}),
       ...(state.workspaceEnv ? { workspaceEnv: state.workspaceEnv } : {}),
       turn,
       ...(attachments?.length
@@ -120,5 +120,24 @@ export async function sendRun(
     return next;
   } finally {
     await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The replay episode travels with the task (an executor has no copy of the origin's file); read it whole now. */
+async function episodeText(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new SpotError(
+      "EPISODE_INVALID",
+      `Cannot read replay episode "${path}": ${(error as Error).message}; nothing was sent`,
+      {
+        details: {
+          file: path,
+          fix:
+            "put the episode back where prepare found it and send again: it goes to the executor with the task",
+        },
+      },
+    );
   }
 }

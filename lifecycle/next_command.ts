@@ -15,10 +15,14 @@ const NEXT: Partial<Record<Status, string>> = {
   integrated: "report",
 };
 
-/** The loop's next command for a run in `status`, or null for one that has ended with nothing left to run. */
-export function nextCommand(status: Status, runId: string): string | null {
+/**
+ * The loop's next command for a run in `status`, or null for one that has ended with nothing left to run. A run
+ * whose turn went to the fleet (`fleet`) is sent there again, not run on this machine.
+ */
+export function nextCommand(status: Status, runId: string, options: { fleet?: boolean } = {}): string | null {
   const verb = NEXT[status];
   if (!verb) return null;
+  if (verb === "run" && options.fleet) return `spot run --id ${runId} --on fleet`;
   if (verb === "approve or revise") {
     return `spot approve --id ${runId} --review REVIEW.json --message MSG (or spot revise)`;
   }

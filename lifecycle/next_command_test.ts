@@ -49,3 +49,9 @@ Deno.test("transition() refused from a live status carries nextCommand; from an 
   );
   assert.equal(refusal(() => transition(state("integrated"), "running", "r", "t")).nextCommand, undefined);
 });
+
+Deno.test("nextCommand() sends a run whose turn went to the fleet there again, and only its run step", () => {
+  assert.equal(nextCommand("prepared", "r-1", { fleet: true }), "spot run --id r-1 --on fleet");
+  assert.equal(nextCommand("prepared", "r-1"), "spot run --id r-1");
+  assert.equal(nextCommand("verifying", "r-1", { fleet: true }), "spot verify --id r-1");
+});

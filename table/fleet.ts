@@ -18,7 +18,7 @@ export const QUEUE_ERRORS = codes("QUEUE_NOT_CONFIGURED QUEUE_UNAVAILABLE");
 /** What a run sent to the fleet can end in beyond a local turn's codes: its executor verified it too. */
 export const FLEET_RUN_ERRORS = [
   ...QUEUE_ERRORS,
-  ...codes("FLEET_UNCLAIMED FLEET_TASK_FAILED FLEET_RESULT_MISMATCH"),
+  ...codes("FLEET_UNCLAIMED FLEET_TASK_FAILED FLEET_RESULT_MISMATCH EPISODE_INVALID"),
   ...codes("SECURITY_BLOCKED LOCKED_PATH_CHANGED VERIFICATION_SCRIPT_CHANGED NO_CHANGES"),
 ];
 /** A day: a drain longer than that is a typo, not a plan. */

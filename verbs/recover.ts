@@ -134,7 +134,7 @@ export async function recoverRun(ctx: SpotContext, runId: string): Promise<Recov
     }
     const recovered = decided !== null || reaped > 0 || state.interruption !== null ||
       lock.reclaimed.length > 0;
-    const next = nextCommand(state.status, runId);
+    const next = nextCommand(state.status, runId, { fleet: state.fleet?.role === "origin" });
     state = await ctx.store.save({
       ...state,
       interruption: null,

@@ -24,6 +24,10 @@ export interface InspectResult {
   metrics?: unknown;
   workerUsage?: unknown;
   networkLogs?: unknown;
+  /** The executor that ran the turn and the checks, for a run sent to the fleet. */
+  executor?: string | null;
+  /** Set when metrics.json predates the run's status (verbs/inspect.ts). */
+  metricsStale?: string;
 }
 
 /** What to run next, by status: the loop's next step, or where to look. */
@@ -105,6 +109,18 @@ export function renderInspect(result: InspectResult, options: { color?: boolean 
       cell(s.caller)
     }`,
   );
+  const fleet = obj(s.fleet);
+  if (fleet.role === "origin") {
+    const attempt = num(fleet.attempt);
+    add(
+      "executor",
+      `${result.executor ? cell(result.executor) : "not claimed yet"}${
+        fleet.taskId
+          ? ` (fleet task ${cell(fleet.taskId)}${attempt !== null ? `, attempt ${attempt}` : ""})`
+          : ""
+      }`,
+    );
+  }
   add(
     "sandbox",
     sandbox.optedOut === true
@@ -130,6 +146,7 @@ export function renderInspect(result: InspectResult, options: { color?: boolean 
   add("usage", usageLine(obj(result.workerUsage)));
   const headline = obj(result.metrics).headline;
   if (typeof headline === "string") add("savings", cell(headline));
+  if (result.metricsStale) add("", p.dim(cell(result.metricsStale)));
   add("network", networkLine(obj(result.networkLogs)));
   const failure = obj(result.failure ?? s.failure);
   if (failure.code) add("failure", p.red(`${cell(failure.code)}: ${cell(failure.message)}`));

@@ -180,6 +180,19 @@ Deno.test("renderInspect() summarises a blocked run with its gate problems and t
       "",
     ].join("\n"),
   );
+  // A run sent to the fleet names its executor and task; a stale report says so.
+  const fleet = { role: "origin", queue: "nats://127.0.0.1:4222", taskId: "t-9", attempt: 2 };
+  const sent = renderInspect({
+    state: { runId: "r-2", status: "integrated", fleet },
+    executor: "build-2",
+    metricsStale: "metrics.json was written while the run was reviewing",
+  });
+  assert.match(sent, /\n {2}executor +build-2 \(fleet task t-9, attempt 2\)\n/);
+  assert.match(sent, /\n {2}[^\n]*metrics\.json was written while the run was reviewing\n/);
+  const waiting = renderInspect({
+    state: { runId: "r-3", status: "running", fleet: { ...fleet, attempt: 1 } },
+  });
+  assert.match(waiting, /executor +not claimed yet \(fleet task t-9, attempt 1\)/);
   const original = renderInspect({ origin: "pi-worker", state: { runId: "pw-1", status: "reviewing" } });
   assert.ok(original.startsWith("run pw-1  reviewing (from pi-worker)\n"), original);
   assert.match(original, /next {6}read-only here: finish or clean it up with the original pi-worker/);

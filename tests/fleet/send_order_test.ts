@@ -5,6 +5,7 @@
  * same seam and fence as nats), with a run prepared by the real CLI.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { createContext } from "../../config/context.ts";
 import { runOnQueue } from "../../fleet/remote_run.ts";
 import type { SendSpec } from "../../fleet/send.ts";
@@ -38,7 +39,7 @@ async function originWithRun() {
   const repo = await makeRepo({ "README.md": "# r\n" }, origin.dir);
   const runId = await prepared(origin, repo, "once", [{ op: "write", path: "once.txt", content: "x" }]);
   const context = (signal?: AbortSignal) => createContext({ env: (n) => origin.env[n], signal });
-  return { runId, context };
+  return { runId, context, episode: join(origin.dir, "once.jsonl") };
 }
 
 /** The second `spot run --on fleet`: it follows its task until the test has seen enough, then is interrupted. */
@@ -74,5 +75,62 @@ for (const die of ["after", "before"] as const) {
     const status = await queue.status(taskId);
     assert.equal(status?.origin.runId, runId);
     assert.equal(status?.state, "cancelled", "the interrupt cancelled the one task");
+  });
+}
+
+Deno.test("a replay run whose episode is gone is refused before anything is queued, and stays prepared", async () => {
+  const { runId, context, episode } = await originWithRun();
+  await Deno.rename(episode, `${episode}.away`);
+  const queue = memoryQueue({ leaseMs: 3_000 });
+  const watched = sender(queue, "never");
+  const ctx = await context();
+  await assert.rejects(runOnQueue(ctx, watched.q, runId, SPEC), (e: { code?: string; message?: string }) => {
+    assert.equal(e.code, "EPISODE_INVALID", String(e));
+    assert.match(String(e.message), /nothing was sent/);
+    return true;
+  });
+  assert.deepEqual(watched.queued, []);
+  assert.equal((await ctx.store.load(runId)).status, "prepared");
+});
+
+for (const serving of [[], ["other"], ["replay"]]) {
+  Deno.test(`a run waiting on a fleet says so when no executor serves its profile (one serves ${serving})`, async () => {
+    const { runId, context } = await originWithRun();
+    const queue = memoryQueue({ leaseMs: 3_000 });
+    if (serving.length) {
+      const now = new Date().toISOString();
+      await queue.executors.announce({
+        name: "build-1",
+        host: "h",
+        pid: 1,
+        capacity: 1,
+        profiles: serving,
+        sandbox: "none",
+        state: "ready",
+        startedAt: now,
+        heartbeatAt: now,
+        running: [],
+        done: 0,
+        heartbeatSeconds: 60,
+      });
+    }
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const env = (await context()).env;
+    const ctx = await createContext({
+      env,
+      signal: stop.signal,
+      progress: (line: string) => {
+        lines.push(line);
+        if (/waiting for an executor/.test(line)) stop.abort();
+      },
+    });
+    await assert.rejects(
+      runOnQueue(ctx, queue, runId, SPEC),
+      (e: { code?: string }) => e.code === "WORKER_INTERRUPTED",
+    );
+    const waiting = lines.find((l) => /waiting for an executor/.test(l)) ?? lines.join("\n");
+    if (serving.includes("replay")) assert.doesNotMatch(waiting, /no executor alive/);
+    else assert.match(waiting, /no executor alive serves replay: start one with spot executor join/);
   });
 }
