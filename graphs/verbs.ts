@@ -83,9 +83,19 @@ export interface JobView {
     reason?: string;
     runId?: string;
     changedFiles?: string[];
+    /** The executor whose attempt ran the task's turn, when the job went to the fleet (docs/fleet.md). */
+    executor?: string;
   }[];
   /** What the job landed and what stands now, or why its last integration landed nothing; absent before any. */
   integration?: IntegrationView;
+}
+
+/** The executor a task's run went to, if it went to the fleet. */
+async function executorOf(ctx: SpotContext, runId: string | undefined): Promise<{ executor?: string }> {
+  if (!runId) return {};
+  const run = await ctx.store.load(runId).catch(() => null);
+  const executor = run?.fleet?.role === "origin" ? run.fleet.executor : undefined;
+  return executor ? { executor } : {};
 }
 
 async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
@@ -96,7 +106,10 @@ async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
     ...(state.reason ? { reason: state.reason } : {}),
     coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
     jobDir: jobDir(ctx.paths, jobId),
-    tasks: job.tasks.map((t) => taskOutline(t, state.tasks[t.id])),
+    tasks: await Promise.all(job.tasks.map(async (t) => {
+      const outline = taskOutline(t, state.tasks[t.id]);
+      return { ...outline, ...await executorOf(ctx, outline.runId) };
+    })),
   };
   const integration = withOutside(integrationView(state), await landedOutside(ctx, job.tasks, state));
   return integration ? { ...out, integration } : out;

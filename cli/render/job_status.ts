@@ -14,6 +14,7 @@ export interface JobStatusResult {
     reason?: string;
     runId?: string;
     changedFiles?: string[];
+    executor?: string;
   }[];
   /** What the job landed, or why its last integration landed nothing (graphs/integration/view.ts). */
   integration?: { landed: boolean; summary: string };
@@ -44,7 +45,8 @@ export function renderJobStatus(result: JobStatusResult, options: { color?: bool
     cell(t.role),
     cell(t.state),
     cell(t.runId),
-    [t.reason ? cell(t.reason) : "", changed(t.changedFiles)].filter(Boolean).join("; "),
+    [t.executor ? `on ${cell(t.executor)}` : "", t.reason ? cell(t.reason) : "", changed(t.changedFiles)]
+      .filter(Boolean).join("; "),
   ]);
   const table = columns(["TASK", "ROLE", "STATE", "RUN", "DETAIL"], rows, {
     bold: p.bold,

@@ -82,7 +82,7 @@ Deno.test("renderJobStatus() tallies the tasks and lists each with its run and r
     reason: "a task failed",
     coordinatorAlive: false,
     tasks: [
-      { id: "scout", role: "scout", state: "succeeded", runId: "run-a" },
+      { id: "scout", role: "scout", state: "succeeded", runId: "run-a", executor: "build-2" },
       {
         id: "ui",
         role: "builder",
@@ -102,7 +102,7 @@ Deno.test("renderJobStatus() tallies the tasks and lists each with its run and r
       "3 tasks: 1 succeeded, 1 failed, 1 blocked",
       "",
       "TASK    ROLE      STATE      RUN    DETAIL",
-      "scout   scout     succeeded  run-a",
+      "scout   scout     succeeded  run-a  on build-2",
       "ui      builder   failed     run-b  OWNERSHIP_VIOLATED; a b c +1 more",
       "review  reviewer  blocked    -",
       "",

@@ -174,6 +174,13 @@ export async function assertOnceAndIntegrate(env: SpotEnv, repo: string, jobId: 
     const imported = evs.filter((e) => e.type === "fleet" && e.state === "imported");
     assert.equal(imported.length, 1, `${id} was taken over ${imported.length} times`);
   }
+  // job status names the executor of each task, as the executor that ran its run's taken-over attempt.
+  const status = await spot(env, repo, "job", "status", jobId);
+  for (const t of status.json.tasks as { id: string; runId: string; executor?: string }[]) {
+    const run = JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", t.runId, "state.json")));
+    assert.equal(t.executor, run.fleet?.executor, `${t.id}: job status names its executor`);
+    assert.match(String(t.executor), /\S/, `${t.id} ran on an executor`);
+  }
   const head = await sh(repo, "git", "rev-parse", "HEAD");
   const integrated = await spot(env, repo, "job", "integrate", jobId);
   assert.equal(integrated.code, 0, integrated.stdout + integrated.stderr);
