@@ -28,7 +28,7 @@ import { TERMINAL } from "./schedule.ts";
 import { type IntegrationView, integrationView } from "./integration/view.ts";
 import { commitOf, reviewBaseSides } from "./launch/review_base.ts";
 import { unreviewedWarning } from "./result.ts";
-import { landedOutside, withOutside } from "./integration/outside.ts";
+import { outsideOf, withOutside } from "./integration/outside.ts";
 
 /** Where a coordinator's stderr goes: what ended one before it could say so in the job's events. */
 export const COORDINATOR_LOG = "coordinator.log";
@@ -90,28 +90,35 @@ export interface JobView {
   integration?: IntegrationView;
 }
 
-/** The executor a task's run went to, if it went to the fleet. */
-async function executorOf(ctx: SpotContext, runId: string | undefined): Promise<{ executor?: string }> {
-  if (!runId) return {};
-  const run = await ctx.store.load(runId).catch(() => null);
-  const executor = run?.fleet?.role === "origin" ? run.fleet.executor : undefined;
-  return executor ? { executor } : {};
-}
-
 async function view(ctx: SpotContext, jobId: string): Promise<JobView> {
   const { job, state } = await loadJob(ctx.paths, jobId);
+  // Each task's run read once: its status (a builder landed outside the job) and its executor (the fleet).
+  const runs = await Promise.all(job.tasks.map(async (t) => {
+    const runId = state.tasks[t.id]?.runId;
+    return runId ? await ctx.store.load(runId).catch(() => null) : null;
+  }));
   const out: JobView = {
     jobId,
     status: state.status,
     ...(state.reason ? { reason: state.reason } : {}),
     coordinatorAlive: await coordinatorAlive(ctx.paths, jobId),
     jobDir: jobDir(ctx.paths, jobId),
-    tasks: await Promise.all(job.tasks.map(async (t) => {
-      const outline = taskOutline(t, state.tasks[t.id]);
-      return { ...outline, ...await executorOf(ctx, outline.runId) };
-    })),
+    tasks: job.tasks.map((t, i) => {
+      const fleet = runs[i]?.fleet;
+      const executor = fleet?.role === "origin" ? fleet.executor : undefined;
+      return { ...taskOutline(t, state.tasks[t.id]), ...(executor ? { executor } : {}) };
+    }),
   };
-  const integration = withOutside(integrationView(state), await landedOutside(ctx, job.tasks, state));
+  const outside = outsideOf(
+    job.tasks.map((t, i) => ({
+      id: t.id,
+      role: t.role,
+      runId: state.tasks[t.id]?.runId ?? null,
+      runStatus: runs[i]?.status ?? null,
+    })),
+    state,
+  );
+  const integration = withOutside(integrationView(state), outside);
   return integration ? { ...out, integration } : out;
 }
 

@@ -3,7 +3,6 @@
  * `spot integrate --id JOB.task`) stands on the branch though the job's own integration never listed it, and
  * `spot job status` and the job page say so rather than "nothing landed".
  */
-import type { SpotContext } from "../../store/context.ts";
 import type { JobState } from "../store.ts";
 import type { IntegrationView } from "./view.ts";
 
@@ -28,20 +27,6 @@ export function outsideOf(
     t.role === "builder" && t.runId && !byJob.has(t.runId) && t.runStatus === "integrated"
   )
     .map((t) => ({ task: t.id, runId: t.runId! }));
-}
-
-/** The builders whose run was integrated by hand (`spot integrate --id JOB.task`), not by the job's landing. */
-export async function landedOutside(
-  ctx: SpotContext,
-  tasks: readonly { id: string; role: string }[],
-  state: JobState,
-): Promise<{ task: string; runId: string }[]> {
-  const runs = await Promise.all(tasks.map(async (t) => {
-    const runId = state.tasks[t.id]?.runId ?? null;
-    const run = t.role === "builder" && runId ? await ctx.store.load(runId).catch(() => null) : null;
-    return { id: t.id, role: t.role, runId, runStatus: run?.status ?? null };
-  }));
-  return outsideOf(runs, state);
 }
 
 /** The integration view with the builders landed outside named in it, and in its one-line summary. */

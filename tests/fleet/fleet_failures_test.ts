@@ -231,6 +231,14 @@ Deno.test({
       for (const [i, e] of fleet.all.entries()) {
         console.error(`--- executor process ${i} (pid ${e.pid}):\n${e.stderr.slice(-40).join("\n")}`);
       }
+      // The origin's side: what its coordinator said, and its job's last events.
+      if (owner && jobId) {
+        const dir = join(owner.stateDir, "jobs", jobId);
+        for (const file of ["coordinator.log", "events.jsonl"]) {
+          const text = await Deno.readTextFile(join(dir, file)).catch((e) => String(e));
+          console.error(`--- origin ${file}:\n${text.split("\n").slice(-40).join("\n")}`);
+        }
+      }
       throw error;
     } finally {
       if (owner && jobId) await stopCoordinator(owner, jobId);
