@@ -5,7 +5,7 @@
  * never admitted to a profile that `run` could only fail with. Version checks and model lists need the CLI
  * to run and stay with `spot doctor`.
  */
-import { getAdapter } from "../adapters/mod.ts";
+import { cliRecord } from "../adapters/clis/mod.ts";
 import { binaryEnvName, locateBinary } from "../registry/locate.ts";
 import type { Unready } from "../routing/select_profile.ts";
 import type { Profile } from "../schemas/config.ts";
@@ -20,7 +20,8 @@ export function profileProblems(
   profile: Profile,
   backend: string | null,
 ): Unready[] {
-  const adapter = getAdapter(profile.adapter);
+  // The record, not the adapter: routing needs the binary's names, not the stream reader (docs/performance.md).
+  const adapter = cliRecord(profile.adapter);
   if (!adapter) return [{ name: "adapter", detail: `no adapter named "${profile.adapter}"` }];
   const located = locateBinary(profile.adapter, adapter, { env: ctx.env, profileBinary: profile.binary });
   const problems: Unready[] = [];

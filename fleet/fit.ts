@@ -3,7 +3,7 @@
  * ones), or the ones named with `--profile`; and whether it offers an OS sandbox, decided the way `prepare`
  * decides it. A task that needs an OS sandbox never goes to an executor without one.
  */
-import { getAdapter } from "../adapters/mod.ts";
+import { cliRecord } from "../adapters/clis/mod.ts";
 import { SpotError } from "../errors.ts";
 import { hostHere, hostSandbox } from "../isolation/run_sandbox.ts";
 import type { Fit } from "../queue/types.ts";
@@ -23,7 +23,7 @@ export function hostName(): string {
 /** A profile this machine can run: its CLI found, its key (when it has one) in the environment. */
 function runnable(ctx: SpotContext, name: string): boolean {
   const profile = ctx.config.profiles[name];
-  const adapter = profile && getAdapter(profile.adapter);
+  const adapter = profile && cliRecord(profile.adapter);
   if (!profile || !adapter) return false;
   if (profile.apiKeyEnv && !ctx.env(profile.apiKeyEnv)) return false;
   return locateBinary(profile.adapter, adapter, { env: ctx.env, profileBinary: profile.binary }).binary !==

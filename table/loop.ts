@@ -215,7 +215,7 @@ export const LOOP_VERBS = [
   verb({
     name: "integrate",
     summary:
-      "Check the approved commit in a scratch tree, then land it on the clean source branch (never pushes)",
+      "Land the approved commit on the clean source branch (never pushes), checked again unless it is as verified",
     about:
       "A moved or dirty source, or checks that fail, land nothing and leave the work on the worker branch",
     output: { IntegrateResult: "verbs/integrate.ts" },

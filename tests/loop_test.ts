@@ -86,7 +86,12 @@ Deno.test("the full loop integrates the fix and records every transition", async
   const steps = await readJsonLines<{ kind: string; argv: string[]; sandbox: string }>(
     join(env.stateDir, "runs", id, "steps.jsonl"),
   );
-  assert.deepEqual(steps.map((s) => s.kind), ["worker", "verify", "verify"]);
+  // The worker's turn and verify's checks; integrate landed the tree verify checked, so it ran no step of its own.
+  assert.deepEqual(steps.map((s) => s.kind), ["worker", "verify"]);
+  const post = JSON.parse(
+    await Deno.readTextFile(join(env.stateDir, "runs", id, "post-integration-verification.json")),
+  );
+  assert.equal(post.reused, "verification.json");
   for (const step of steps) {
     assert.equal(grantsAll(step.argv), false, `step ${step.kind} grants everything: ${step.argv.join(" ")}`);
     assert.ok(step.argv.includes("--no-prompt"));

@@ -22,6 +22,12 @@ import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { loadTask } from "../store/task_file.ts";
 import { moveRun } from "../lifecycle/move.ts";
 import { inputPaths } from "../gates/input_files.ts";
+import { type LandedAsVerified, landedAsVerified } from "../gates/landed_as_verified.ts";
+import { reclaimScratchTrees } from "../gates/scratch_tree.ts";
+import type { SourceFingerprint as Fingerprint } from "../schemas/run_state.ts";
+
+/** The landing lock's budget for a fast-forward alone (no checks): git's few calls, with a wide margin. */
+const LAND_ONLY_MS = 60_000;
 
 /** What `integrate` did with the approved commit. */
 export interface IntegrateResult {
@@ -106,6 +112,8 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
     });
   }
   const task = await loadTask(ctx.store, runId);
+  const verified = await landedAsVerified(ctx, state, task, now.head);
+  if (verified) return await landVerified(ctx, state, now, verified, hold);
   const plan: LandingPlan = {
     repo: cwd,
     onto: now.head,
@@ -140,9 +148,15 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
       ? await refuse(ctx, state, "INTEGRATION_BLOCKED", outcome.reason)
       : await refuse(ctx, state, "POST_INTEGRATE_VERIFY_FAILED", `${outcome.reason}; nothing landed`);
   }
+  return await landTip(ctx, state, now, outcome.tip);
+}
+
+/** Moves the source branch to `tip`, the checked result; refused (nothing landed) when the checkout moved. */
+async function landTip(ctx: SpotContext, state: RunState, now: Fingerprint, tip: string) {
+  const cwd = state.sourceRoot;
   // Recorded before the branch moves: a killed integrate finds it on the branch and finishes (alreadyLanded).
-  state = await ctx.store.save({ ...state, landing: { commit: outcome.tip, onto: now.head, at: ctx.now() } });
-  const ff = await fastForward(cwd, { from: now.head, to: outcome.tip });
+  state = await ctx.store.save({ ...state, landing: { commit: tip, onto: now.head, at: ctx.now() } });
+  const ff = await fastForward(cwd, { from: now.head, to: tip });
   if (!ff.ok) {
     const after = await sourceFingerprint(cwd, { exclude: inputPaths(state) });
     if (after.digest !== now.digest) {
@@ -150,7 +164,36 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
     }
     return await refuse(ctx, state, "INTEGRATION_BLOCKED", ff.reason);
   }
-  return await finish(ctx, state, outcome.tip);
+  return await finish(ctx, state, tip);
+}
+
+/**
+ * The approved commit lands as it is: its tree is the one verify checked with these checks, on the commit it
+ * lands on (gates/landed_as_verified.ts). The record says whose result stands; a scratch tree a killed landing
+ * left is still reclaimed, as every landing does.
+ */
+async function landVerified(
+  ctx: SpotContext,
+  state: RunState,
+  onto: Fingerprint,
+  verified: LandedAsVerified,
+  hold: LandingHold,
+): Promise<IntegrateResult> {
+  await reclaimScratchTrees(ctx, state.sourceRoot);
+  await hold.declare(Date.now() + LAND_ONLY_MS);
+  const commit = state.implementationCommit!;
+  await ctx.store.writeJson(state.runId, "post-integration-verification.json", {
+    passed: true,
+    commands: [],
+    reused: "verification.json",
+    why: "the commit lands on its own parent, so what lands is the tree verify checked, with the same checks",
+    tree: verified.tree,
+    verifiedAt: verified.verifiedAt,
+    at: ctx.now(),
+    commit,
+    where: "the verified pristine tree",
+  });
+  return await landTip(ctx, state, onto, commit);
 }
 
 export async function integrateRun(

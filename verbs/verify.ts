@@ -12,6 +12,7 @@ import { refuseNestedGit } from "../gates/nested_git.ts";
 import { type ChecksResult, runChecks } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
 import { withPristineTree } from "../gates/pristine.ts";
+import { checksDigest } from "../gates/landed_as_verified.ts";
 import { writeFullGuide } from "../gates/review_guide.ts";
 import { scanRun } from "../gates/scan_run.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
@@ -72,6 +73,8 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
       diffSha256: delta.diffSha256,
       // The tree the diff is of: a job commits exactly it as a builder's verified work (graphs/launch/verified.ts).
       tree: delta.tree,
+      // What the checks ran with: integrate takes this result as the landed tree's when both are unchanged.
+      checksDigest: await checksDigest(ctx, task),
       security: scan,
       locks,
       // `code` is the original pi-worker's name for a check's exit code: kept beside spot's `exitCode`.

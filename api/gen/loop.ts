@@ -151,7 +151,7 @@ export interface IntegrateOptions extends SpotOptions {
 }
 
 /**
- * Check the approved commit in a scratch tree, then land it on the clean source branch (never pushes). A moved or dirty source, or checks that fail, land nothing and leave the work on the worker branch. As `spot integrate`.
+ * Land the approved commit on the clean source branch (never pushes), checked again unless it is as verified. A moved or dirty source, or checks that fail, land nothing and leave the work on the worker branch. As `spot integrate`.
  *
  * @example
  * ```ts ignore

@@ -1,7 +1,9 @@
 /**
  * No litter: a single run's checks at integration run in a scratch worktree of the landed commit, never in the
  * user's checkout. A Python check writes `__pycache__/`, a node check a build output; after `integrate` the
- * checkout is byte-identical to before apart from the landed commit's own change.
+ * checkout is byte-identical to before apart from the landed commit's own change. (Integrate checks in a
+ * scratch tree only when what lands is not what verify checked: here the contract's checks are edited after
+ * verify; tests/landing/verified_landing_test.ts has the case where verify's result stands.)
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -46,6 +48,14 @@ Deno.test("integrate runs its checks in a scratch tree: the checkout gets the co
     join(env.dir, "cache", "landing", "killed-1"),
     "HEAD",
   );
+  // The parent's contract changed after verify (a longer timeout): integrate checks the landed commit again.
+  const taskPath = join(env.stateDir, "runs", id, "task.json");
+  const stored = JSON.parse(await Deno.readTextFile(taskPath));
+  stored.verification = stored.verification.map((c: { timeoutSeconds: number }) => ({
+    ...c,
+    timeoutSeconds: 90,
+  }));
+  await Deno.writeTextFile(taskPath, JSON.stringify(stored));
   const before = await checkoutFiles(repo);
   const head = await sh(repo, "git", "rev-parse", "HEAD");
 
@@ -58,6 +68,7 @@ Deno.test("integrate runs its checks in a scratch tree: the checkout gets the co
     await Deno.readTextFile(join(env.stateDir, "runs", id, "post-integration-verification.json")),
   );
   assert.equal(post.passed, true, JSON.stringify(post.commands));
+  assert.equal(post.commands.length, 3, "the checks ran again at integration");
   assert.equal(post.commit, integrate.json.integratedCommit);
   // The checkout: byte for byte what it was, plus the commit's two files.
   assert.deepEqual(await checkoutFiles(repo), {
