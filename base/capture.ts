@@ -28,9 +28,21 @@ export class Capture {
   }
 }
 
+/**
+ * Reads the stream into the capture, decoding UTF-8 across chunk boundaries. A reader and a streaming
+ * TextDecoder, not `pipeThrough(new TextDecoderStream())`: the first pipe in a process builds Deno's
+ * transform-stream machinery, ~10 ms paid by every verb and step at its first child (docs/performance.md).
+ */
 export async function pump(stream: ReadableStream<Uint8Array>, capture: Capture): Promise<void> {
+  const decoder = new TextDecoder();
+  const reader = stream.getReader();
   try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) capture.push(chunk);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      capture.push(decoder.decode(value, { stream: true }));
+    }
+    capture.push(decoder.decode());
   } catch {
     // The stream is cut when we stop waiting for a drain; what we have is kept.
   } finally {

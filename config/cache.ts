@@ -1,12 +1,15 @@
 /**
- * The validated config, kept in the cache dir with everything that made it: the file's path and text, the
- * text of every module that validates it (config/parse.ts and its imports) and deno.json (spot's version and
- * the pinned npm packages). An entry answers only when all of that is equal. Any change to one of them is a miss, and the text is validated again. Reading the
- * sources costs well under a millisecond; loading zod and jsonc-parser to validate costs tens (see
- * docs/performance.md). When a source cannot be read (a compiled binary), nothing is cached.
+ * The validated config, kept in the cache dir with everything that made it: the file's path and text, and the
+ * identity of every module that validates it (config/parse.ts and its imports) and of deno.json (spot's
+ * version and the pinned npm packages). An entry answers only when all of that is equal. A module's identity
+ * is its inode, size and change times, not its text: any write of it (an edit, a checkout, an update) gives
+ * it a new ctime, so it is a miss and the text is validated again. Stating the ~45 files costs well under a
+ * millisecond; reading and comparing their text cost ~9 ms a verb, and loading zod and jsonc-parser to
+ * validate costs tens (see docs/performance.md). When a source cannot be stated (a compiled binary), nothing
+ * is cached.
  */
 import { join } from "../base/path.ts";
-import { readCacheEntry, writeCacheEntry } from "../base/cache_dir.ts";
+import { quickHash, readCacheEntry, writeCacheEntry } from "../base/cache_dir.ts";
 import type { LoadedConfig } from "./loaded.ts";
 
 /**
@@ -55,13 +58,18 @@ export interface CacheSlot {
   dir: string;
   /** Everything the validated config depends on, compared whole against a stored entry's. */
   inputs: string;
+  /** The entry's file name: the config file and its text (a code change replaces that entry). */
+  name: string;
 }
 
+/** Each validating file's identity: inode, size, and modification and change times (ns where the OS has them). */
 function codeStamp(): string | null {
   try {
-    return validatingFiles().map((s) => `${s}\n${Deno.readTextFileSync(new URL(s, import.meta.url))}`).join(
-      "\0",
-    );
+    return validatingFiles().map((s) => {
+      const info = Deno.statSync(new URL(s, import.meta.url));
+      if (info.ino === null || info.mtime === null || info.ctime === null) throw new Error("no identity");
+      return `${s} ${info.dev}:${info.ino} ${info.size} ${info.mtime.getTime()} ${info.ctime.getTime()}`;
+    }).join("\n");
   } catch {
     return null;
   }
@@ -75,12 +83,16 @@ export function cachedConfig(
 ): { hit: LoadedConfig | null; slot: CacheSlot } | null {
   const stamp = codeStamp();
   if (stamp === null) return null;
-  const slot = { dir: join(cacheRoot, "config"), inputs: [file, text, stamp].join("\0") };
-  const hit = readCacheEntry<LoadedConfig>(slot.dir, slot.inputs);
+  const slot = {
+    dir: join(cacheRoot, "config"),
+    inputs: [file, text, stamp].join("\0"),
+    name: quickHash(`${file}\0${text}`),
+  };
+  const hit = readCacheEntry<LoadedConfig>(slot.dir, slot.inputs, slot.name);
   return { hit: hit?.config ? hit : null, slot };
 }
 
 /** Keeps a validated config; a cache that cannot be written only costs the next call its validation. */
 export async function saveCachedConfig(slot: CacheSlot, loaded: LoadedConfig): Promise<void> {
-  await writeCacheEntry(slot.dir, slot.inputs, loaded);
+  await writeCacheEntry(slot.dir, slot.inputs, loaded, slot.name);
 }

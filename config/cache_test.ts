@@ -67,7 +67,7 @@ Deno.test("a changed text, a renamed file or a forged entry is validated again, 
     const slot = cachedConfig(cache, file, good)!;
     const forged = readConfig(file, good);
     forged.config.sandbox = "none";
-    const name = join(slot.slot.dir, `${quickHash(slot.slot.inputs)}.json`);
+    const name = join(slot.slot.dir, `${slot.slot.name}.json`);
     const planted = { inputs: slot.slot.inputs.replace(good, "{}"), value: forged };
     await Deno.writeTextFile(name, JSON.stringify(planted));
     assert.equal((await loadConfigWithWarnings(file, cache)).config.sandbox, "auto");
@@ -94,7 +94,7 @@ Deno.test("a cache dir that cannot be written costs only the validation", async 
     await Deno.writeTextFile(join(root, "blocker"), "a file where the cache dir would be");
     const loaded = await loadConfigWithWarnings(file, join(root, "blocker"));
     assert.ok(loaded.config.profiles.replay);
-    await saveCachedConfig({ dir: join(root, "blocker", "config"), inputs: "x" }, loaded);
+    await saveCachedConfig({ dir: join(root, "blocker", "config"), inputs: "x", name: "x" }, loaded);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -133,6 +133,28 @@ Deno.test("a resident process answers from memory while the text is the same, an
     assert.equal((await loadResident(file, cache)).config.sandbox, "auto");
   } finally {
     forgetResidentConfigs();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a validating module written again (its text unchanged) is a miss until validated again", async () => {
+  const root = await Deno.makeTempDir();
+  const cache = join(root, "cache");
+  const module = new URL("./defaults.ts", import.meta.url);
+  const before = Deno.statSync(module);
+  try {
+    const file = join(root, "config.json");
+    const text = JSON.stringify({ defaultProfile: "replay" });
+    await Deno.writeTextFile(file, text);
+    await loadConfigWithWarnings(file, cache);
+    assert.notEqual(cachedConfig(cache, file, text)!.hit, null, "validated once, the entry answers");
+    // Setting the times is a write of the file's inode: its change time moves, as any edit's would.
+    Deno.utimeSync(module, before.atime!, new Date(before.mtime!.getTime() + 1000));
+    assert.equal(cachedConfig(cache, file, text)!.hit, null, "the module changed: the entry must not answer");
+    await loadConfigWithWarnings(file, cache);
+    assert.notEqual(cachedConfig(cache, file, text)!.hit, null);
+  } finally {
+    Deno.utimeSync(module, before.atime!, before.mtime!);
     await Deno.remove(root, { recursive: true });
   }
 });
