@@ -102,7 +102,10 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
       stepPid = pid;
       stepStart = startTicks(pid);
       chain = chain.then(() => lease.update({ processes: [{ pid, start: stepStart }] }));
-      chain = chain.then(() => writeJsonAtomic(activeFile, { stepId, kind: run.kind, pid, at: ctx.now() }));
+      // Names live processes only: no fsync (store/files.ts, AtomicOptions).
+      chain = chain.then(() =>
+        writeJsonAtomic(activeFile, { stepId, kind: run.kind, pid, at: ctx.now() }, { durable: false })
+      );
       chain = chain.then(() =>
         ctx.store.event(run.runId, { type: "step_start", step: run.kind, stepId, pid })
       );
@@ -124,7 +127,7 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
             pid: stepPid,
             childPid: message.pid,
             at: ctx.now(),
-          })
+          }, { durable: false })
         );
       }
       chain = chain.then(() => run.onMessage(message));

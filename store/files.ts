@@ -14,9 +14,22 @@ export function pathExists(path: string): boolean {
   }
 }
 
-/** Writes through a temp file, fsyncs it, then renames it over `path`. */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await writeTextAtomic(path, JSON.stringify(value, null, 2) + "\n");
+export interface AtomicOptions {
+  /**
+   * False: replace atomically but skip the fsync, for a record of live processes only (a process lease, the
+   * active step). Readers and a killed writer still see the old or the new file whole; what a machine crash
+   * could lose, it also ends: the processes it names die with the machine (docs/performance.md).
+   */
+  durable?: boolean;
+}
+
+/** Writes through a temp file, fsyncs it (unless told it need not), then renames it over `path`. */
+export async function writeJsonAtomic(
+  path: string,
+  value: unknown,
+  options: AtomicOptions = {},
+): Promise<void> {
+  await writeTextAtomic(path, JSON.stringify(value, null, 2) + "\n", options);
 }
 
 /**
@@ -28,13 +41,17 @@ export function writeJsonInput(path: string, value: unknown): void {
   Deno.writeTextFileSync(path, JSON.stringify(value, null, 2) + "\n", { createNew: true, mode: 0o600 });
 }
 
-export async function writeTextAtomic(path: string, text: string): Promise<void> {
+export async function writeTextAtomic(
+  path: string,
+  text: string,
+  options: AtomicOptions = {},
+): Promise<void> {
   const tmp = join(dirname(path), `.${crypto.randomUUID()}.tmp`);
   const file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
   try {
     try {
       await file.write(encoder.encode(text));
-      await timed("fsync", () => file.sync());
+      if (options.durable !== false) await timed("fsync", () => file.sync());
     } finally {
       file.close();
     }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { enableTimings, timingsTable } from "../base/timings.ts";
 import {
   appendJsonLine,
   readJsonFile,
@@ -172,6 +173,22 @@ Deno.test("writeJsonInput writes a new private file and never over an existing o
     assert.throws(() => writeJsonInput(path, { a: 2 }), Deno.errors.AlreadyExists);
     assert.throws(() => writeJsonInput(`${dir}/link.json`, { a: 2 }), Deno.errors.AlreadyExists);
     assert.equal(await Deno.stat(`${dir}/elsewhere`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeJsonAtomic() fsyncs a record, and skips it only when told the file is not durable", async () => {
+  const dir = await Deno.makeTempDir();
+  enableTimings();
+  const fsyncs = () => Number(/(\d+)x\s+fsync/.exec(timingsTable(0))?.[1] ?? 0);
+  try {
+    const before = fsyncs();
+    await writeJsonAtomic(join(dir, "record.json"), { a: 1 });
+    assert.equal(fsyncs(), before + 1);
+    await writeJsonAtomic(join(dir, "live.json"), { pid: 1 }, { durable: false });
+    assert.equal(fsyncs(), before + 1, "a non-durable write made an fsync");
+    assert.deepEqual(JSON.parse(await Deno.readTextFile(join(dir, "live.json"))), { pid: 1 });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -52,12 +52,14 @@ export async function takeLease(ledger: string, input: LeaseInput): Promise<Leas
   const file = join(leasesDir(ledger), `${id}.json`);
   await Deno.mkdir(leasesDir(ledger), { recursive: true, mode: 0o700 });
   let lease: Lease = { schemaVersion: 1, id, ...input, owner: selfStamp(), at: new Date().toISOString() };
-  await writeJsonAtomic(file, lease);
+  // A process does not outlive a machine crash: its lease needs no fsync; a tree or a directory does.
+  const durable = input.kind !== "process";
+  await writeJsonAtomic(file, lease, { durable });
   return {
     id,
     update: async (patch) => {
       lease = { ...lease, ...patch };
-      await writeJsonAtomic(file, lease);
+      await writeJsonAtomic(file, lease, { durable });
     },
     release: () => Deno.remove(file).catch(() => {}),
   };
