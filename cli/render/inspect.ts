@@ -3,6 +3,7 @@
  * cost, what failed, what to do next) instead of every file's JSON. Pure: the verb's result in, text out;
  * the JSON (`--json`, or a pipe) keeps everything.
  */
+import { nextCommand } from "../../lifecycle/next_command.ts";
 import { cell, type Paint, paint, shortTime, statusColor } from "./style.ts";
 
 type Json = Record<string, unknown>;
@@ -158,8 +159,13 @@ export function renderInspect(result: InspectResult, options: { color?: boolean 
     : status === "integrated" && result.metrics
     ? "reported"
     : status;
-  const next = readOnly ? "read-only here: finish or clean it up with the original pi-worker" : NEXT[step];
-  add("next", next ? next.replaceAll("{id}", id) : null);
+  // A run whose turn went to the fleet is sent there again, as recover and every refusal say.
+  const next = readOnly
+    ? "read-only here: finish or clean it up with the original pi-worker"
+    : step === "prepared" && obj(s.fleet).role === "origin"
+    ? nextCommand("prepared", id, { fleet: true })
+    : NEXT[step]?.replaceAll("{id}", id);
+  add("next", next ?? null);
   const width = Math.max(...rows.map(([label]) => label.length));
   const origin = readOnly ? p.dim(" (from pi-worker)") : "";
   return [

@@ -193,6 +193,11 @@ Deno.test("renderInspect() summarises a blocked run with its gate problems and t
     state: { runId: "r-3", status: "running", fleet: { ...fleet, attempt: 1 } },
   });
   assert.match(waiting, /executor +not claimed yet \(fleet task t-9, attempt 1\)/);
+  // Put back to prepared (recover after an interrupt), it is sent to the fleet again, not run here.
+  const again = renderInspect({ state: { runId: "r-4", status: "prepared", fleet } });
+  assert.match(again, /\n {2}next +spot run --id r-4 --on fleet\n/);
+  const local = renderInspect({ state: { runId: "r-5", status: "prepared" } });
+  assert.match(local, /\n {2}next +spot run --id r-5\n/);
   const original = renderInspect({ origin: "pi-worker", state: { runId: "pw-1", status: "reviewing" } });
   assert.ok(original.startsWith("run pw-1  reviewing (from pi-worker)\n"), original);
   assert.match(original, /next {6}read-only here: finish or clean it up with the original pi-worker/);
