@@ -20,7 +20,7 @@ function whatToDo(state: RunState): string {
   const redo = "or prepare the task again on the checkout as it is now";
   if (state.implementationCommit) {
     const sha = state.implementationCommit.slice(0, 12);
-    return `the approved commit ${sha} stays on ${state.workerBranch}: \`git cherry-pick ${sha}\` lands it by hand, ${redo}`;
+    return `the approved commit ${sha} stays on ${state.workerBranch}: \`git cherry-pick ${sha}\` lands it by hand (spot runs no checks on that), ${redo}`;
   }
   return `the worker's changes stay in its worktree (\`spot diff --id ${state.runId}\` shows them), ${redo}`;
 }

@@ -43,6 +43,8 @@ export interface IntegrateResult {
   workerBranch: string;
   /** Always false: spot never pushes. */
   pushed: false;
+  /** True when verify's result stood for what landed (the tree it checked, with the same checks): no check ran again. */
+  checksReused?: boolean;
 }
 
 export interface IntegrateOptions {
@@ -186,14 +188,15 @@ async function landVerified(
     passed: true,
     commands: [],
     reused: "verification.json",
-    why: "the commit lands on its own parent, so what lands is the tree verify checked, with the same checks",
+    why:
+      "the approved commit's parent is the HEAD it lands on: what lands is the tree verify checked, with the same checks",
     tree: verified.tree,
     verifiedAt: verified.verifiedAt,
     at: ctx.now(),
     commit,
     where: "the verified pristine tree",
   });
-  return await landTip(ctx, state, onto, commit);
+  return { ...await landTip(ctx, state, onto, commit), checksReused: true };
 }
 
 export async function integrateRun(

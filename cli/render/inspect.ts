@@ -45,6 +45,12 @@ const NEXT: Record<string, string> = {
   reported: "spot cleanup --id {id}",
 };
 
+/** What an ended run's failure says to do (SOURCE_CHANGED's cherry-pick or prepare again), if it says. */
+function hintOf(failure: Json): string | undefined {
+  const hint = obj(failure.details).hint;
+  return typeof hint === "string" && hint ? hint : undefined;
+}
+
 function checksLine(v: Json, p: Paint): string {
   const commands = list(v.commands).map(obj);
   const passed = commands.filter((c) => c.passed === true).length;
@@ -164,7 +170,7 @@ export function renderInspect(result: InspectResult, options: { color?: boolean 
     ? "read-only here: finish or clean it up with the original pi-worker"
     : step === "prepared" && obj(s.fleet).role === "origin"
     ? nextCommand("prepared", id, { fleet: true })
-    : NEXT[step]?.replaceAll("{id}", id);
+    : NEXT[step]?.replaceAll("{id}", id) ?? hintOf(failure);
   add("next", next ?? null);
   const width = Math.max(...rows.map(([label]) => label.length));
   const origin = readOnly ? p.dim(" (from pi-worker)") : "";

@@ -196,6 +196,19 @@ Deno.test("renderInspect() summarises a blocked run with its gate problems and t
   // Put back to prepared (recover after an interrupt), it is sent to the fleet again, not run here.
   const again = renderInspect({ state: { runId: "r-4", status: "prepared", fleet } });
   assert.match(again, /\n {2}next +spot run --id r-4 --on fleet\n/);
+  // An ended run whose failure says what to do shows that as its next step.
+  const moved = renderInspect({
+    state: {
+      runId: "r-6",
+      status: "blocked",
+      failure: {
+        code: "SOURCE_CHANGED",
+        message: "moved",
+        details: { hint: "git cherry-pick abc lands it" },
+      },
+    },
+  });
+  assert.match(moved, /\n {2}next +git cherry-pick abc lands it\n/);
   const local = renderInspect({ state: { runId: "r-5", status: "prepared" } });
   assert.match(local, /\n {2}next +spot run --id r-5\n/);
   const original = renderInspect({ origin: "pi-worker", state: { runId: "pw-1", status: "reviewing" } });

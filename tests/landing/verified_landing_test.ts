@@ -40,6 +40,7 @@ Deno.test("integrate lands the approved commit itself when it is the tree verify
     state.implementationCommit,
     "the approved commit itself landed",
   );
+  assert.equal(integrate.json.checksReused, true, "the result says verify's checks stood");
   assert.equal(await sh(repo, "git", "rev-parse", "HEAD^"), head);
   assert.equal(await runs(), 1, "the checks did not run again");
   const record = await post(id);
@@ -82,6 +83,7 @@ for (const [what, tamper] of TAMPERINGS) {
     const integrate = await spot(env, repo, "integrate", "--id", id);
     assert.equal(integrate.code, 0, integrate.stdout + integrate.stderr);
     assert.equal(await runs(), 2, "the checks ran again at integration");
+    assert.equal(integrate.json.checksReused, undefined);
     const record = await post(id);
     assert.equal(record.reused, undefined);
     assert.equal(record.commands.length, 1);
