@@ -9,7 +9,7 @@ import { AckPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } fr
 import { type KV, KvWatchInclude } from "@nats-io/kv";
 import type { ObjectStore } from "@nats-io/obj";
 import { ExecutorRecord, seenAs } from "./item.ts";
-import { abortable, retrying } from "./retry.ts";
+import { abortable, orStalled, retrying } from "./retry.ts";
 import { type Delivery, KvConflict, type KvLike, type QueueObjects, type WorkStream } from "./types.ts";
 
 /** A subject token and consumer name for a profile: its name when plain, else `~` and its UTF-8 in hex. */
@@ -17,6 +17,9 @@ export function profileToken(profile: string): string {
   if (/^[A-Za-z0-9_-]+$/.test(profile)) return profile;
   return "~" + [...new TextEncoder().encode(profile)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/** How long a status watch may take to set up before the caller reads the status by polling alone. */
+const WATCH_SETUP_MS = 5_000;
 
 /** JetStream's shortest pull: `next` refuses to wait less. */
 const MIN_PULL_MS = 1_000;
@@ -36,9 +39,18 @@ export class NatsKv implements KvLike {
       where: this.where,
     });
   }
-  /** The bucket's own watch (an ordered consumer the client re-creates after a restart); none if it fails. */
+  /**
+   * The bucket's own watch (an ordered consumer the client re-creates after a restart); none if it fails or is
+   * not set up within WATCH_SETUP_MS (the client retries a consumer it cannot create without end, as during a
+   * server restart): the caller then reads the status every idle interval instead, and a watch that comes up
+   * late is stopped.
+   */
   async watch(key: string, changed: () => void) {
-    const updates = await this.kv.watch({ key, include: KvWatchInclude.UpdatesOnly }).catch(() => null);
+    const setup = this.kv.watch({ key, include: KvWatchInclude.UpdatesOnly });
+    const updates = await orStalled(setup, WATCH_SETUP_MS, `watch task "${key}"`).catch(() => {
+      void setup.then((late) => late.stop(), () => {});
+      return null;
+    });
     if (!updates) return () => {};
     void (async () => {
       for await (const _ of updates) changed();
@@ -123,6 +135,9 @@ function closeQuietly(file: Deno.FsFile): void {
   }
 }
 
+/** A download that receives nothing for this long is tried again (queue/retry.ts, `orStalled`). */
+const STALL_MS = 15_000;
+
 export class NatsObjects implements QueueObjects {
   constructor(private readonly os: ObjectStore, private readonly where: string) {}
   async put(name: string, file: string, meta: Record<string, string> = {}) {
@@ -150,7 +165,7 @@ export class NatsObjects implements QueueObjects {
     const { signal } = options;
     const what = `fetch "${name}"`;
     return await retrying(what, async () => {
-      const got = await abortable(this.os.get(name), signal, what);
+      const got = await abortable(orStalled(this.os.get(name), STALL_MS, what), signal, what);
       if (!got) return false;
       const reader = got.data.getReader();
       const cancel = () => void reader.cancel().catch(() => {});
@@ -159,7 +174,11 @@ export class NatsObjects implements QueueObjects {
       const out = await Deno.open(file, { write: true, create: true, truncate: true });
       try {
         for (;;) {
-          const { done, value } = await abortable(reader.read(), signal, what);
+          const read = orStalled(reader.read(), STALL_MS, what).catch((error) => {
+            void reader.cancel().catch(() => {});
+            throw error;
+          });
+          const { done, value } = await abortable(read, signal, what);
           if (done) break;
           for (let at = 0; at < value.length;) at += await out.write(value.subarray(at));
         }

@@ -79,6 +79,18 @@ export function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined, wha
   });
 }
 
+/**
+ * Rejects when `p` has not settled within `ms`: a download whose stream stopped delivering (the server's
+ * consumer stalled) becomes an error that `retrying` answers with a fresh try, instead of a wait with no end.
+ */
+export function orStalled<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stall = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: nothing came for ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, stall]).finally(() => clearTimeout(timer));
+}
+
 function pauseFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => (clearTimeout(timer), signal?.removeEventListener("abort", done), resolve());

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { abortable, retrying } from "./retry.ts";
+import { abortable, orStalled, retrying } from "./retry.ts";
 
 Deno.test("retrying() stops in the pause between tries as soon as its signal aborts, with CANCELLED", async () => {
   const cancel = new AbortController();
@@ -27,4 +27,17 @@ Deno.test("abortable() refuses at once when its signal aborts, and hands on the 
   );
   assert.equal(await abortable(Promise.resolve("ok"), new AbortController().signal, "read"), "ok");
   assert.equal(await abortable(Promise.resolve("ok"), undefined, "read"), "ok");
+});
+
+Deno.test("orStalled turns a wait with no end into an error a retry answers", async () => {
+  await assert.rejects(orStalled(new Promise(() => {}), 20, "fetch x"), /fetch x: nothing came for 0.02 s/);
+  assert.equal(await orStalled(Promise.resolve(7), 1_000, "fetch x"), 7);
+  // The first try stalls, the second answers: retrying gets the answer.
+  let tries = 0;
+  const got = await retrying(
+    "fetch x",
+    () => orStalled(++tries === 1 ? new Promise<number>(() => {}) : Promise.resolve(tries), 20, "fetch x"),
+    { patienceMs: 5_000 },
+  );
+  assert.equal(got, 2);
 });

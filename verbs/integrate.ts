@@ -183,6 +183,9 @@ async function landVerified(
 ): Promise<IntegrateResult> {
   await reclaimScratchTrees(ctx, state.sourceRoot);
   await hold.declare(Date.now() + LAND_ONLY_MS);
+  ctx.progress?.(
+    `integrate ${state.runId}: the approved commit is the tree verify checked; landing it as it is`,
+  );
   const commit = state.implementationCommit!;
   await ctx.store.writeJson(state.runId, "post-integration-verification.json", {
     passed: true,

@@ -238,6 +238,17 @@ Deno.test({
           const text = await Deno.readTextFile(join(dir, file)).catch((e) => String(e));
           console.error(`--- origin ${file}:\n${text.split("\n").slice(-40).join("\n")}`);
         }
+        // Each task's run as the origin sees it: how far its follow and import got.
+        for (const id of [...Array.from({ length: 11 }, (_, i) => `b${i}`), "review"]) {
+          const run = join(owner.stateDir, "runs", `${jobId}.${id}`);
+          const state = await Deno.readTextFile(join(run, "state.json")).then(
+            (t) => JSON.parse(t).status,
+            String,
+          );
+          if (state === "reviewing") continue;
+          const events = await Deno.readTextFile(join(run, "events.jsonl")).catch((e) => String(e));
+          console.error(`--- origin run ${id} (${state}):\n${events.split("\n").slice(-15).join("\n")}`);
+        }
       }
       throw error;
     } finally {
