@@ -2,10 +2,12 @@
  * `integrate`: land the approved commit on the user's clean source branch. Never pushes.
  *
  * Under the repository's landing lock (one landing at a time, git/landing_lock.ts): the source must be
- * exactly as the run found it at prepare (SOURCE_CHANGED otherwise); the commit is cherry-picked in a scratch
- * worktree at HEAD and the contract's checks run there (gates/landing.ts); only when they pass is the branch
- * fast-forwarded to that very commit. A refusal of any kind changes nothing: the run ends blocked, the commit
- * stays on the worker branch, and the user's checkout and HEAD are as they were.
+ * exactly as the run found it at prepare (SOURCE_CHANGED otherwise). When the approved commit is byte for byte
+ * what verify checked, with the same checks (gates/landed_as_verified.ts), the branch is fast-forwarded to it
+ * as it is; otherwise it is cherry-picked in a scratch worktree at HEAD and the contract's checks run there
+ * (gates/landing.ts), and only when they pass is the branch fast-forwarded to that very commit. A refusal of
+ * any kind changes nothing: the run ends blocked, the commit stays on the worker branch, and the user's
+ * checkout and HEAD are as they were.
  */
 import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { sourceFingerprint } from "../git/fingerprint.ts";
