@@ -62,7 +62,7 @@ export interface CacheSlot {
   name: string;
 }
 
-/** Each validating file's identity: inode, size, and modification and change times (ns where the OS has them). */
+/** Each validating file's identity: device and inode, size, and modification and change times (ms). */
 function codeStamp(): string | null {
   try {
     return validatingFiles().map((s) => {
