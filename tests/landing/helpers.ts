@@ -91,3 +91,17 @@ export async function worktrees(repo: string): Promise<string[]> {
 
 export const runState = async (env: SpotEnv, id: string) =>
   JSON.parse(await Deno.readTextFile(join(env.stateDir, "runs", id, "state.json")));
+
+/**
+ * The parent's contract changed after verify (every check's timeout made longer): what integrate then lands is no
+ * longer what verify checked with these checks, so it checks the landed commit again in a scratch tree.
+ */
+export async function lengthenStoredChecks(runDir: string): Promise<void> {
+  const file = join(runDir, "task.json");
+  const stored = JSON.parse(await Deno.readTextFile(file));
+  stored.verification = stored.verification.map((c: { timeoutSeconds: number }) => ({
+    ...c,
+    timeoutSeconds: 90,
+  }));
+  await Deno.writeTextFile(file, JSON.stringify(stored));
+}

@@ -8,7 +8,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeRepo, sh, spot, spotEnv } from "../helpers.ts";
-import { checkoutFiles, committedRun, contract, runState, worktrees } from "./helpers.ts";
+import {
+  checkoutFiles,
+  committedRun,
+  contract,
+  lengthenStoredChecks,
+  runState,
+  worktrees,
+} from "./helpers.ts";
 
 const BUILD = `const fs = require("fs");
 fs.mkdirSync("dist", { recursive: true });
@@ -49,13 +56,7 @@ Deno.test("integrate runs its checks in a scratch tree: the checkout gets the co
     "HEAD",
   );
   // The parent's contract changed after verify (a longer timeout): integrate checks the landed commit again.
-  const taskPath = join(env.stateDir, "runs", id, "task.json");
-  const stored = JSON.parse(await Deno.readTextFile(taskPath));
-  stored.verification = stored.verification.map((c: { timeoutSeconds: number }) => ({
-    ...c,
-    timeoutSeconds: 90,
-  }));
-  await Deno.writeTextFile(taskPath, JSON.stringify(stored));
+  await lengthenStoredChecks(join(env.stateDir, "runs", id));
   const before = await checkoutFiles(repo);
   const head = await sh(repo, "git", "rev-parse", "HEAD");
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { spot, type SpotEnv, spotEnv, writeJson } from "../helpers.ts";
 import { demoScenario, prepareScenario, type Scenario } from "../scenario.ts";
 import { runUnderPty } from "../output/pty.ts";
+import { lengthenStoredChecks } from "../landing/helpers.ts";
 
 /** Every text the progress line showed, in order, without the clock. */
 function labels(screen: string): string[] {
@@ -70,13 +71,7 @@ Deno.test("verify and integrate name the check that runs and their own phases on
   assert.ok(order.every((i, n) => i >= 0 && (n === 0 || i > order[n - 1])), seen.join("\n"));
 
   // The parent's contract changed after verify (a longer timeout): integrate checks the landed commit again.
-  const taskPath = join(env.stateDir, "runs", id, "task.json");
-  const stored = JSON.parse(await Deno.readTextFile(taskPath));
-  stored.verification = stored.verification.map((c: { timeoutSeconds: number }) => ({
-    ...c,
-    timeoutSeconds: 90,
-  }));
-  await Deno.writeTextFile(taskPath, JSON.stringify(stored));
+  await lengthenStoredChecks(join(env.stateDir, "runs", id));
   const integrate = await runUnderPty(env, ["integrate", "--id", id], { cwd: sc.repo });
   assert.equal(integrate.code, 0, integrate.output);
   const landed = labels(integrate.output);
