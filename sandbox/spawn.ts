@@ -6,6 +6,7 @@
  * stdin closed unless told otherwise.
  */
 import { Capture, pump } from "../base/capture.ts";
+import { guardAfter, type StopGuard } from "../base/guard_timer.ts";
 import { processLabel, recordTiming, timingsEnabled } from "../base/timings.ts";
 import { sessionArgv } from "./which.ts";
 
@@ -178,30 +179,34 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
 
   let timedOut = false;
   let cancelled = false;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  // Guards, not setTimeout: the child (or its pipes) keeps the process alive while they run (guard_timer.ts).
+  let stopKill: StopGuard | undefined;
   const stop = (why: "timeout" | "cancel") => {
     if (why === "timeout") timedOut = true;
     else cancelled = true;
     signalChild(pid, grouped, "SIGTERM", options.killBinary);
-    killTimer ??= setTimeout(
-      () => signalChild(pid, grouped, "SIGKILL", options.killBinary),
+    stopKill ??= guardAfter(
       options.killGraceMs ?? KILL_GRACE_MS,
+      () => signalChild(pid, grouped, "SIGKILL", options.killBinary),
     );
   };
-  const timer = options.timeoutMs ? setTimeout(() => stop("timeout"), options.timeoutMs) : undefined;
+  const stopTimeout = options.timeoutMs ? guardAfter(options.timeoutMs, () => stop("timeout")) : undefined;
   const onAbort = () => stop("cancel");
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
   const status = await child.status;
-  clearTimeout(timer);
-  clearTimeout(killTimer);
+  stopTimeout?.();
+  stopKill?.();
   options.signal?.removeEventListener("abort", onAbort);
   // Whatever the leader left behind in its group goes with it.
   if (grouped && options.reapGroup !== false) killGroup(pid, "SIGKILL", options.killBinary);
-  let drainTimer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([pumps, new Promise((resolve) => drainTimer = setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
-  clearTimeout(drainTimer);
+  let stopDrain: StopGuard | undefined;
+  await Promise.race([
+    pumps,
+    new Promise((resolve) => stopDrain = guardAfter(DRAIN_TIMEOUT_MS, () => resolve(null))),
+  ]);
+  stopDrain?.();
   if (timingsEnabled()) recordTiming(processLabel(argv), Date.now() - started);
   return {
     argv,

@@ -1,4 +1,5 @@
 /** Writes protocol messages on stdout; a parent that went away ends the step. */
+import { guardEvery } from "../base/guard_timer.ts";
 import type { StepMessage } from "./protocol.ts";
 
 const encoder = new TextEncoder();
@@ -15,14 +16,17 @@ export function emit(message: StepMessage): boolean {
   }
 }
 
-/** Calls `onOrphaned` once if our parent dies (we get re-parented). */
+/**
+ * Calls `onOrphaned` once if our parent dies (we get re-parented), looking while the step has work under way
+ * (a guard: it never keeps the step alive by itself).
+ */
 export function watchParent(onOrphaned: () => void, everyMs = 500): () => void {
   const original = Deno.ppid;
-  const timer = setInterval(() => {
+  const stop = guardEvery(everyMs, () => {
     if (Deno.ppid !== original) {
-      clearInterval(timer);
+      stop();
       onOrphaned();
     }
-  }, everyMs);
-  return () => clearInterval(timer);
+  });
+  return stop;
 }

@@ -3,6 +3,7 @@
  * this process, appends the raw stream to the run directory and forwards
  * each line. Usage: worker_step.ts SPEC.json
  */
+import { guardEvery } from "../base/guard_timer.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { emit, watchParent } from "./emit.ts";
 import type { WorkerStepSpec } from "./protocol.ts";
@@ -47,12 +48,12 @@ let orphaned = false;
 const touch = () => lastActivity = Date.now();
 // A file written in the worktree is progress even when the CLI prints nothing (a long edit, a build).
 const watcher = watchWorktree(spec.cwd, touch);
-const idleTimer = setInterval(() => {
+const stopIdleCheck = guardEvery(IDLE_CHECK_MS, () => {
   if (Date.now() - lastActivity > spec.idleMs && !controller.signal.aborted) {
     idle = true;
     controller.abort();
   }
-}, IDLE_CHECK_MS);
+});
 for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
   Deno.addSignalListener(sig, () => controller.abort());
 }
@@ -76,7 +77,7 @@ const result = await spawnProcess(spec.argv, {
   },
   // stderr is not progress: CLIs log retries and stack traces there while they get nowhere.
 });
-clearInterval(idleTimer);
+stopIdleCheck();
 watcher?.close();
 stopWatching();
 raw.close();

@@ -11,6 +11,7 @@
  * in a process's environment. Under bwrap the PID namespace ends them all
  * first.
  */
+import { guardEvery } from "../base/guard_timer.ts";
 import { ownChildren } from "../sandbox/spawn.ts";
 import { descendants, identity, leftovers, orphansOf, type ProcInfo, readProcesses } from "./process_tree.ts";
 
@@ -44,10 +45,11 @@ export function watchProcesses(root: number): ProcessWatch {
     for (const p of descendants(readProcesses(), root)) seen.set(identity(p), p);
   };
   look();
-  const timer = setInterval(look, WATCH_MS);
+  // A guard: the step it watches keeps the process alive while it runs.
+  const stopLooking = guardEvery(WATCH_MS, look);
   return {
     reap() {
-      clearInterval(timer);
+      stopLooking();
       look();
       const killed = new Set<number>();
       // Killing a detached process re-parents its own children to spot; a few passes take them too.
