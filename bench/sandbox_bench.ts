@@ -59,29 +59,29 @@ const policy: SandboxPolicy = {
 };
 const sandboxed = bwrapArgv(bwrap, policy, [trueBin]);
 
-async function stepArgv(command: string[], program: string): Promise<string[]> {
+/** A verify step running `command`, and its spec (on its stdin). */
+function stepWay(command: string[], program: string): { argv: string[]; spec: string } {
   const spec: VerifyStepSpec = {
     cwd: worktree,
     commands: [{ argv: command, timeoutSeconds: 30, env: {}, passEnv: [] }],
     maxChars: 10_000,
   };
-  const specFile = join(dir, `spec-${crypto.randomUUID()}.json`);
-  await Deno.writeTextFile(specFile, JSON.stringify(spec));
-  return denoRunArgv(Deno.execPath(), {
+  const argv = denoRunArgv(Deno.execPath(), {
     script: join(here, "..", "steps", "verify_step.ts"),
-    read: [specFile],
+    read: [],
     write: [],
     run: [program],
     env: [],
     net: [],
-  }, [specFile]);
+  }, []);
+  return { argv, spec: JSON.stringify(spec) };
 }
 
-const ways: Record<string, string[]> = {
-  bare: [trueBin],
-  bwrap: sandboxed,
-  step: await stepArgv([trueBin], trueBin),
-  step_bwrap: await stepArgv(sandboxed, bwrap),
+const ways: Record<string, { argv: string[]; spec?: string }> = {
+  bare: { argv: [trueBin] },
+  bwrap: { argv: sandboxed },
+  step: stepWay([trueBin], trueBin),
+  step_bwrap: stepWay(sandboxed, bwrap),
 };
 const times: Record<string, number[]> = Object.fromEntries(Object.keys(ways).map((k) => [k, []]));
 const env = { PATH: "/usr/bin:/bin", NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", HOME: dir };
@@ -89,9 +89,9 @@ const denoDir = Deno.env.get("DENO_DIR");
 if (denoDir) Object.assign(env, { DENO_DIR: denoDir });
 
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
-  for (const [name, argv] of Object.entries(ways)) {
+  for (const [name, way] of Object.entries(ways)) {
     const started = performance.now();
-    const r = await spawnProcess(argv, { env, cwd: worktree });
+    const r = await spawnProcess(way.argv, { env, cwd: worktree, stdinText: way.spec });
     const ms = performance.now() - started;
     if (r.exitCode !== 0 || (name.startsWith("step") && !r.stdout.includes('"exitCode":0'))) {
       console.error(`sandbox bench: ${name} failed: ${r.stderr || r.stdout}`);

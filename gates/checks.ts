@@ -3,11 +3,19 @@
  * given directory, with the env allowlist and output caps.
  */
 import type { Enforcement } from "../schemas/sandbox_record.ts";
+import type { RunState } from "../schemas/run_state.ts";
 import type { ResolvedContract } from "../schemas/task_contract.ts";
 import type { StepMessage, VerifyStepSpec } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
-import { killProgram, runStep } from "../isolation/step_runner.ts";
+import {
+  killProgram,
+  runStarted,
+  type StartedStep,
+  startStep,
+  type StepStart,
+} from "../isolation/step_runner.ts";
 import { checkLaunch } from "../isolation/check_launch.ts";
+import { sandboxForRun } from "../isolation/run_sandbox.ts";
 import { dependencyHint } from "../verify/dependency_hint.ts";
 import { guardedCommands } from "./runner_guard.ts";
 
@@ -62,11 +70,57 @@ function phaseLabel(status: string): string {
   return status === "verifying" ? "verify" : status === "committed" ? "integrate" : status;
 }
 
+/** How the verify step for checks in `cwd` starts: it may run `programs` (and `kill`), read `cwd` only. */
+function checksStart(ctx: SpotContext, runId: string, cwd: string, programs: string[]): StepStart {
+  const killBinary = killProgram(ctx);
+  const env: Record<string, string> = {};
+  for (const name of PASS_ENV) {
+    const value = ctx.env(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    kind: "verify",
+    runId,
+    policy: {
+      read: [cwd, ctx.store.dir(runId)],
+      write: [],
+      run: [...programs, ...(killBinary ? [killBinary] : [])],
+      env: PASS_ENV,
+      net: [],
+    },
+    env,
+  };
+}
+
+/**
+ * Starts the verify step for checks that will run in `cwd` (a pristine tree not built yet), so its Deno
+ * starts while spot scans the diff and builds the tree (docs/performance.md). Only under an OS sandbox, where
+ * the one program the step runs is the sandbox's, known before the checks are resolved; otherwise, or when
+ * anything about the sandbox is off (its error comes when the checks launch, as before), null: `runChecks`
+ * starts its own. `runChecks` uses this one only when it fits exactly what the checks need.
+ */
+export async function startChecksStep(
+  ctx: SpotContext,
+  state: RunState,
+  task: ResolvedContract,
+  cwd: string,
+): Promise<StartedStep | null> {
+  if (task.verification.length === 0) return null;
+  try {
+    const box = await sandboxForRun(ctx, state);
+    if (box.backend.level !== "os") return null;
+    return await startStep(ctx, checksStart(ctx, state.runId, cwd, [box.backend.program([])]));
+  } catch {
+    return null;
+  }
+}
+
 export async function runChecks(
   ctx: SpotContext,
   runId: string,
   task: ResolvedContract,
   cwd: string,
+  started: StartedStep | null = null,
 ): Promise<ChecksResult> {
   const run = await ctx.store.load(runId);
   // The runner from outside the tree, never a tree directory on its PATH or in front of its modules.
@@ -80,11 +134,6 @@ export async function runChecks(
     maxChars: ctx.config.limits.maxCapturedCharsPerStream,
     killBinary,
   };
-  const env: Record<string, string> = {};
-  for (const name of PASS_ENV) {
-    const value = ctx.env(name);
-    if (value !== undefined) env[name] = value;
-  }
   const results: CommandResult[] = [];
   const label = `${phaseLabel(run.status)} ${runId}`;
   // The checks run one after another in one step: the next one starts as soon as the last one reports.
@@ -94,21 +143,9 @@ export async function runChecks(
   };
   announce(0);
   const totalSeconds = commands.reduce((sum, c) => sum + c.timeoutSeconds, 0);
-  const step = await runStep(ctx, {
-    kind: "verify",
-    runId,
-    policy: {
-      read: [cwd, ctx.store.dir(runId)],
-      write: [],
-      run: [
-        ...box.programs,
-        ...(killBinary ? [killBinary] : []),
-      ],
-      env: PASS_ENV,
-      net: [],
-    },
+  const step = await runStarted(ctx, started, {
+    ...checksStart(ctx, runId, cwd, box.programs),
     spec,
-    env,
     timeoutMs: (totalSeconds + 30) * 1000,
     sandbox: box.level,
     sandboxBackend: box.backend,

@@ -13,11 +13,17 @@ import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
 import { furnishTree } from "../workspace/furnish.ts";
 
+/** Where a run's next pristine tree goes: decided before it is built, so a step can be started for it. */
+export function pristineDir(ctx: SpotContext, state: RunState): string {
+  return join(ctx.paths.cacheRoot, "pristine", `${state.runId}-${crypto.randomUUID().slice(0, 8)}`);
+}
+
 export async function withPristineTree<T>(
   ctx: SpotContext,
   state: RunState,
   tree: string,
   fn: (dir: string) => Promise<T>,
+  dir = pristineDir(ctx, state),
 ): Promise<T> {
   const cwd = state.sourceRoot;
   const commit = await gitText([
@@ -31,7 +37,6 @@ export async function withPristineTree<T>(
     cwd,
     identity: state.identity,
   });
-  const dir = join(ctx.paths.cacheRoot, "pristine", `${state.runId}-${crypto.randomUUID().slice(0, 8)}`);
   await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
   // Written down before it exists: a `kill -9` skips the `finally` below, and the next verb on the run (or
   // recover, cleanup, gc) finds the lease and removes the tree and its entry in the user's repository.

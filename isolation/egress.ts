@@ -34,7 +34,7 @@ export async function startEgress(ctx: SpotContext, options: EgressOptions): Pro
     // The proxy checks each request, and Deno lets it reach nothing else: the same list twice, and the
     // forwarder's socket (which Deno names as read, write and net) when it routes to it.
     policy: {
-      read: [join(runDir, "steps"), ...(socket ? [socket] : [])],
+      read: [...(socket ? [socket] : [])],
       write: [logFile, ...(socket ? [socket] : [])],
       env: [],
       net: [...options.allow, ...(socket ? [`unix:${socket}`] : [])],

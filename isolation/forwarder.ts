@@ -38,7 +38,7 @@ export async function startForwarder(ctx: SpotContext, options: ForwarderOptions
     what: "provider forwarder",
     details: { upstream: options.upstream },
     policy: {
-      read: [join(runDir, "steps")],
+      read: [],
       write: [logFile],
       env: options.keyEnv ? [options.keyEnv] : [],
       net: [netPermission(options.upstream)],

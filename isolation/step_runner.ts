@@ -10,9 +10,10 @@ import { type ProcessResult, spawnProcess } from "../sandbox/spawn.ts";
 import { which } from "../sandbox/which.ts";
 import type { StepMessage } from "../steps/protocol.ts";
 import type { SpotContext } from "../store/context.ts";
-import { writeJsonAtomic, writeJsonInput } from "../store/files.ts";
+import { writeJsonAtomic } from "../store/files.ts";
 import { takeLease } from "../store/ledger.ts";
 import { startTicks } from "../base/proc_table.ts";
+import { guardAfter } from "../base/guard_timer.ts";
 
 /** A step gets this long to stop its own children after SIGTERM before we SIGKILL it. */
 const STEP_KILL_GRACE_MS = 5_000;
@@ -46,13 +47,19 @@ export function killProgram(ctx: SpotContext): string | undefined {
   return which("kill", `${ctx.env("PATH") ?? ""}:/bin:/usr/bin`) ?? undefined;
 }
 
-export interface StepRun {
+/** What a step is started with: its permissions, environment and time. */
+export interface StepStart {
   kind: StepKind;
   runId: string;
   policy: Omit<StepPolicy, "script">;
-  spec: unknown;
   /** The step's complete environment. */
   env: Record<string, string>;
+}
+
+/** What a started step is given to do, and how what it starts is contained. */
+export interface StepWork {
+  spec: unknown;
+  /** Counted from the moment the step gets its spec. */
   timeoutMs: number;
   onMessage: (message: StepMessage) => void | Promise<void>;
   /** The containment of what the step starts (`os` when it wraps it in a sandbox backend). */
@@ -63,40 +70,82 @@ export interface StepRun {
   enforcement?: Enforcement | null;
 }
 
+export type StepRun = StepStart & StepWork;
+
 export interface StepOutcome {
   stepId: string;
   result: ProcessResult;
   sandbox: SandboxLevel;
 }
 
+/**
+ * A step whose Deno is starting (or waiting on its stdin for a spec) while spot prepares its work: a verb
+ * starts it first and builds what it runs on meanwhile (docs/performance.md). Exactly one of `run` and
+ * `cancel` ends it; `cancel` after `run` does nothing, so callers put it in a `finally`.
+ */
+export interface StartedStep {
+  /** Whether it was started exactly as `start` would start one: the same kind, run, permissions and env. */
+  fits(start: StepStart): boolean;
+  /** Sends the spec, relays the step's messages, records it, and waits for it to end. */
+  run(work: StepWork): Promise<StepOutcome>;
+  /** Ends a step that will get no spec: it exits without doing anything, and nothing is recorded of it. */
+  cancel(): Promise<void>;
+}
+
 export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutcome> {
-  const stepId = `${run.kind}-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
-  const dir = ctx.store.dir(run.runId);
-  const specFile = join(dir, "steps", `${stepId}.json`);
-  await Deno.mkdir(join(dir, "steps"), { recursive: true });
-  // The step reads its spec as it starts; a crash ends the step with it, so the spec needs no fsync.
-  writeJsonInput(specFile, run.spec);
-  // A step always reads its own spec, whatever else its policy grants.
-  const policy: StepPolicy = {
-    ...run.policy,
-    read: [...run.policy.read, specFile],
-    script: stepScript(run.kind),
-  };
-  const argv = denoRunArgv(Deno.execPath(), policy, [specFile]);
-  const env = { ...run.env, DENO_DIR: denoDir(ctx.env), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
-  const activeFile = ctx.store.file(run.runId, "active-step.json");
+  return await (await startStep(ctx, run)).run(run);
+}
+
+/** Runs `run` on the step started for it when that one fits, else (giving that one up) on a new one. */
+export async function runStarted(
+  ctx: SpotContext,
+  started: StartedStep | null,
+  run: StepRun,
+): Promise<StepOutcome> {
+  if (started?.fits(run)) return await started.run(run);
+  await started?.cancel();
+  return await runStep(ctx, run);
+}
+
+/** The parts of a start that decide what the step may do, in a form two starts can be compared by. */
+function startKey(start: StepStart): string {
+  const sorted = (values: string[]) => [...new Set(values)].sort();
+  const p = start.policy;
+  return JSON.stringify([
+    start.kind,
+    start.runId,
+    [p.read, p.write, p.run, p.env, p.net].map(sorted),
+    Object.entries(start.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
+  ]);
+}
+
+export async function startStep(ctx: SpotContext, start: StepStart): Promise<StartedStep> {
+  const stepId = `${start.kind}-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
+  const dir = ctx.store.dir(start.runId);
+  const policy: StepPolicy = { ...start.policy, script: stepScript(start.kind) };
+  const argv = denoRunArgv(Deno.execPath(), policy, []);
+  const env = { ...start.env, DENO_DIR: denoDir(ctx.env), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
+  const activeFile = ctx.store.file(start.runId, "active-step.json");
   // The step's process group, recorded as it starts (and the worker's once the step starts it), so the next
   // verb on the run ends a step that a `kill -9` of spot orphaned (store/ledger.ts).
-  const lease = await takeLease(dir, { kind: "process", what: `${run.kind} step`, processes: [] });
+  const lease = await takeLease(dir, { kind: "process", what: `${start.kind} step`, processes: [] });
+  // The spec goes on the step's stdin when the work is ready; an empty stdin ends the step (read_spec.ts).
+  let sendSpec: (text: string) => void = () => {};
+  const specText = new Promise<string>((resolve) => sendSpec = resolve);
+  // Its timeout counts from the spec: a step waiting for one is spot's own time, not the step's.
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  let timedOut = false;
+  let onLine: (line: string) => void = () => {};
   // Messages are handled in order, even when a handler awaits.
   let chain = Promise.resolve();
   let stepPid = 0;
   let stepStart: number | null = null;
-  const result = await spawnProcess(argv, {
+  const spawned = spawnProcess(argv, {
     env,
     cwd: dir,
-    timeoutMs: run.timeoutMs,
-    signal: ctx.signal,
+    stdinText: specText,
+    signal,
     killGraceMs: STEP_KILL_GRACE_MS,
     onSpawn: (pid) => {
       stepPid = pid;
@@ -104,63 +153,97 @@ export async function runStep(ctx: SpotContext, run: StepRun): Promise<StepOutco
       chain = chain.then(() => lease.update({ processes: [{ pid, start: stepStart }] }));
       // Names live processes only: no fsync (store/files.ts, AtomicOptions).
       chain = chain.then(() =>
-        writeJsonAtomic(activeFile, { stepId, kind: run.kind, pid, at: ctx.now() }, { durable: false })
+        writeJsonAtomic(activeFile, { stepId, kind: start.kind, pid, at: ctx.now() }, { durable: false })
       );
+    },
+    onStdoutLine: (line) => onLine(line),
+  });
+  let ended = false;
+  const end = async () => {
+    await chain;
+    await Deno.remove(activeFile).catch(() => {});
+    await lease.release();
+  };
+  const key = startKey(start);
+  return {
+    fits: (other) => !ended && startKey(other) === key,
+    async run(work) {
+      if (ended) throw new Error(`The ${start.kind} step ${stepId} was already used or cancelled`);
+      ended = true;
       chain = chain.then(() =>
-        ctx.store.event(run.runId, { type: "step_start", step: run.kind, stepId, pid })
+        ctx.store.event(start.runId, { type: "step_start", step: start.kind, stepId, pid: stepPid })
       );
+      onLine = (line) => {
+        let message: StepMessage;
+        try {
+          message = JSON.parse(line) as StepMessage;
+        } catch {
+          return;
+        }
+        if (message.t === "started") {
+          const child = { pid: message.pid, start: startTicks(message.pid) };
+          chain = chain.then(() => lease.update({ processes: [{ pid: stepPid, start: stepStart }, child] }));
+          chain = chain.then(() =>
+            writeJsonAtomic(activeFile, {
+              stepId,
+              kind: start.kind,
+              pid: stepPid,
+              childPid: message.pid,
+              at: ctx.now(),
+            }, { durable: false })
+          );
+        }
+        chain = chain.then(() => work.onMessage(message));
+      };
+      const stopTimer = guardAfter(work.timeoutMs, () => {
+        timedOut = true;
+        stop.abort();
+      });
+      const sentAt = Date.now();
+      sendSpec(JSON.stringify(work.spec));
+      const finished = await spawned;
+      stopTimer();
+      // The step's time is its work's, from its spec on; a started step only waited before that.
+      const result = {
+        ...finished,
+        durationMs: Date.now() - sentAt,
+        ...(timedOut ? { timedOut: true, cancelled: false } : {}),
+      };
+      await end();
+      const sandbox: SandboxLevel = work.sandbox ?? "deno-permissions";
+      await ctx.store.step(start.runId, {
+        stepId,
+        kind: start.kind,
+        argv,
+        sandbox,
+        sandboxBackend: work.sandboxBackend ?? null,
+        enforced: work.enforcement?.enforced ?? null,
+        pid: result.pid,
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.timedOut,
+        cancelled: result.cancelled,
+        durationMs: result.durationMs,
+        spawnError: result.spawnError ?? null,
+        stderrTail: result.stderr.slice(-2000),
+      });
+      await ctx.store.event(start.runId, {
+        type: "step_end",
+        step: start.kind,
+        stepId,
+        exitCode: result.exitCode,
+        signal: result.signal,
+        timedOut: result.timedOut,
+        durationMs: result.durationMs,
+      });
+      return { stepId, result, sandbox };
     },
-    onStdoutLine: (line) => {
-      let message: StepMessage;
-      try {
-        message = JSON.parse(line) as StepMessage;
-      } catch {
-        return;
-      }
-      if (message.t === "started") {
-        const child = { pid: message.pid, start: startTicks(message.pid) };
-        chain = chain.then(() => lease.update({ processes: [{ pid: stepPid, start: stepStart }, child] }));
-        chain = chain.then(() =>
-          writeJsonAtomic(activeFile, {
-            stepId,
-            kind: run.kind,
-            pid: stepPid,
-            childPid: message.pid,
-            at: ctx.now(),
-          }, { durable: false })
-        );
-      }
-      chain = chain.then(() => run.onMessage(message));
+    async cancel() {
+      if (ended) return;
+      ended = true;
+      sendSpec("");
+      await spawned;
+      await end();
     },
-  });
-  await chain;
-  await Deno.remove(activeFile).catch(() => {});
-  await lease.release();
-  const sandbox: SandboxLevel = run.sandbox ?? "deno-permissions";
-  await ctx.store.step(run.runId, {
-    stepId,
-    kind: run.kind,
-    argv,
-    sandbox,
-    sandboxBackend: run.sandboxBackend ?? null,
-    enforced: run.enforcement?.enforced ?? null,
-    pid: result.pid,
-    exitCode: result.exitCode,
-    signal: result.signal,
-    timedOut: result.timedOut,
-    cancelled: result.cancelled,
-    durationMs: result.durationMs,
-    spawnError: result.spawnError ?? null,
-    stderrTail: result.stderr.slice(-2000),
-  });
-  await ctx.store.event(run.runId, {
-    type: "step_end",
-    step: run.kind,
-    stepId,
-    exitCode: result.exitCode,
-    signal: result.signal,
-    timedOut: result.timedOut,
-    durationMs: result.durationMs,
-  });
-  return { stepId, result, sandbox };
+  };
 }

@@ -31,8 +31,8 @@ export interface SpawnOptions {
   env: Record<string, string>;
   /** Feed this file on stdin, then close it. */
   stdinFile?: string;
-  /** Feed this text on stdin, then close it. */
-  stdinText?: string;
+  /** Feed this text on stdin, then close it; a promise is fed when it settles (a step started before its spec). */
+  stdinText?: string | Promise<string>;
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Cap of each captured stream, in characters. */
@@ -226,15 +226,18 @@ export async function spawnProcess(argv: string[], options: SpawnOptions): Promi
 async function feedStdin(
   stdin: WritableStream<Uint8Array>,
   file: Deno.FsFile | undefined,
-  text?: string,
+  text?: string | Promise<string>,
 ): Promise<void> {
   if (file) {
     await file.readable.pipeTo(stdin);
     return;
   }
   const writer = stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text ?? ""));
-  await writer.close();
+  try {
+    await writer.write(new TextEncoder().encode(await text ?? ""));
+  } finally {
+    await writer.close();
+  }
 }
 
 /** Hands the terminal to a program (tmux attach) and returns its exit code; for people, not for steps. */

@@ -7,10 +7,11 @@
  * research turn behind the forwarder), a request for the forwarder's inside
  * address is carried to the forwarder's unix socket, which checks it as it
  * checks every request. Every decision is logged.
- * Usage: egress_step.ts SPEC.json
+ * Its spec comes on stdin (read_spec.ts).
  */
 import { decide, parseProxyRequest, type ProviderRoute, resolvedAllowed } from "../sandbox/egress_rules.ts";
 import { watchParent } from "./emit.ts";
+import { readSpec } from "./read_spec.ts";
 
 export interface EgressSpec {
   socketPath: string;
@@ -29,7 +30,8 @@ export type EgressMessage =
 const MAX_HEAD_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as EgressSpec;
+// No spec: spot gave the step up before its work was ready.
+const spec = (await readSpec<EgressSpec>()) ?? Deno.exit(0);
 const log = await Deno.open(spec.logFile, { create: true, append: true, mode: 0o600 });
 const totals = { connections: 0, allowed: 0, refused: 0, provider: 0 };
 

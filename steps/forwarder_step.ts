@@ -3,8 +3,8 @@
  * bound into the worker's sandbox, checks each request against the
  * provider's API routes, methods and size caps, swaps the per-turn
  * placeholder for the real key (held only here), forwards over the network
- * it alone may use, and logs and meters every request. Usage:
- * forwarder_step.ts SPEC.json
+ * it alone may use, and logs and meters every request. Its spec comes on
+ * stdin (read_spec.ts).
  */
 import {
   basePath,
@@ -16,6 +16,7 @@ import {
 } from "../sandbox/provider_routes.ts";
 import { redactStream } from "../sandbox/key_redaction.ts";
 import { watchParent } from "./emit.ts";
+import { readSpec } from "./read_spec.ts";
 
 export interface ForwarderSpec {
   socketPath: string;
@@ -43,7 +44,8 @@ export type ForwarderMessage =
   };
 
 const encoder = new TextEncoder();
-const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as ForwarderSpec;
+// No spec: spot gave the step up before its work was ready.
+const spec = (await readSpec<ForwarderSpec>()) ?? Deno.exit(0);
 const realKey = spec.keyEnv ? Deno.env.get(spec.keyEnv) ?? null : null;
 const base = basePath(spec.upstream);
 const origin = new URL(spec.upstream).origin;

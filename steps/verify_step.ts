@@ -1,13 +1,15 @@
 /**
  * Step program: runs the contract's verification commands as argv (never a
  * shell), one after another, with a timeout and an output cap each, and
- * reports every result. Usage: verify_step.ts SPEC.json
+ * reports every result. Its spec comes on stdin (read_spec.ts).
  */
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { emit, watchParent } from "./emit.ts";
 import type { VerifyStepSpec } from "./protocol.ts";
+import { readSpec } from "./read_spec.ts";
 
-const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as VerifyStepSpec;
+// No spec: spot gave the step up before its work was ready.
+const spec = (await readSpec<VerifyStepSpec>()) ?? Deno.exit(0);
 const controller = new AbortController();
 for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
   Deno.addSignalListener(sig, () => controller.abort());

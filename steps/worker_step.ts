@@ -1,12 +1,13 @@
 /**
  * Step program: runs one worker CLI launch under the permissions spot gave
  * this process, appends the raw stream to the run directory and forwards
- * each line. Usage: worker_step.ts SPEC.json
+ * each line. Its spec comes on stdin (read_spec.ts).
  */
 import { guardEvery } from "../base/guard_timer.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { emit, watchParent } from "./emit.ts";
 import type { WorkerStepSpec } from "./protocol.ts";
+import { readSpec } from "./read_spec.ts";
 
 /** Enough stderr to explain a crash without flooding the run record. */
 const STDERR_TAIL_CHARS = 4_000;
@@ -31,7 +32,8 @@ function watchWorktree(dir: string, onChange: () => void): Deno.FsWatcher | null
   return watcher;
 }
 
-const spec = JSON.parse(await Deno.readTextFile(Deno.args[0])) as WorkerStepSpec;
+// No spec: spot gave the step up before its work was ready.
+const spec = (await readSpec<WorkerStepSpec>()) ?? Deno.exit(0);
 const env: Record<string, string> = {};
 for (const name of spec.envNames) {
   const value = Deno.env.get(name);

@@ -32,15 +32,6 @@ export async function writeJsonAtomic(
   await writeTextAtomic(path, JSON.stringify(value, null, 2) + "\n", options);
 }
 
-/**
- * Writes a new private file in one synchronous write, without an fsync: for an input a child reads at once
- * (a step's spec), which a crash makes moot (the step dies with it, and a retry writes a new one). Never for a
- * record or a decision: those go through `writeJsonAtomic`. Fails when the file exists.
- */
-export function writeJsonInput(path: string, value: unknown): void {
-  Deno.writeTextFileSync(path, JSON.stringify(value, null, 2) + "\n", { createNew: true, mode: 0o600 });
-}
-
 export async function writeTextAtomic(
   path: string,
   text: string,

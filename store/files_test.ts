@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { enableTimings, timingsTable } from "../base/timings.ts";
-import {
-  appendJsonLine,
-  readJsonFile,
-  readJsonLines,
-  writeJsonAtomic,
-  writeJsonInput,
-  writeTextAtomic,
-} from "./files.ts";
+import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "spot-files-" });
@@ -159,23 +152,6 @@ Deno.test({
       assert.deepEqual(await readJsonLines(path), [{ n: 1 }, { n: 3 }]);
     });
   },
-});
-
-Deno.test("writeJsonInput writes a new private file and never over an existing one", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const path = `${dir}/spec.json`;
-    writeJsonInput(path, { a: 1 });
-    assert.deepEqual(JSON.parse(await Deno.readTextFile(path)), { a: 1 });
-    assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600);
-    // A file (or a link) already at the path is refused, not written through.
-    await Deno.symlink(`${dir}/elsewhere`, `${dir}/link.json`);
-    assert.throws(() => writeJsonInput(path, { a: 2 }), Deno.errors.AlreadyExists);
-    assert.throws(() => writeJsonInput(`${dir}/link.json`, { a: 2 }), Deno.errors.AlreadyExists);
-    assert.equal(await Deno.stat(`${dir}/elsewhere`).then(() => true, () => false), false);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
 });
 
 Deno.test("writeJsonAtomic() fsyncs a record, and skips it only when told the file is not durable", async () => {

@@ -34,10 +34,16 @@ async function trapFile(dir: string): Promise<string> {
 }
 
 /** Runs a Deno program under the trap; returns its result with the trap's reports, if any. */
-async function underTrap(trap: string, args: string[], cwd: string, env: Record<string, string>) {
+async function underTrap(
+  trap: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  stdinText?: string,
+) {
   const r = await spawnProcess(
     [Deno.execPath(), "run", "--no-prompt", "--allow-all", "--preload", trap, ...args],
-    { cwd, env, timeoutMs: 120_000 },
+    { cwd, env, timeoutMs: 120_000, stdinText },
   );
   const touched = r.stderr.split("\n").filter((l) => l.startsWith("TIMER-GLOBAL")).length > 0;
   return { ...r, touched };
@@ -101,19 +107,17 @@ Deno.test("the worker and verify step programs run without touching a timer glob
   try {
     const trap = await trapFile(dir);
     const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
-    const verifySpec = join(dir, "verify.json");
-    await writeJson(verifySpec, {
+    const verifySpec = JSON.stringify({
       cwd: dir,
       commands: [{ argv: ["git", "--version"], timeoutSeconds: 30, env: {}, passEnv: ["PATH"] }],
       maxChars: 10_000,
     });
-    const verify = await underTrap(trap, [join(ROOT, "steps", "verify_step.ts"), verifySpec], dir, env);
+    const verify = await underTrap(trap, [join(ROOT, "steps", "verify_step.ts")], dir, env, verifySpec);
     assert.equal(verify.exitCode, 0, verify.stderr);
     assert.match(verify.stdout, /"t":"command".*"exitCode":0/);
     assert.equal(verify.touched, false, `the verify step touched a timer global:\n${verify.stderr}`);
 
-    const workerSpec = join(dir, "worker.json");
-    await writeJson(workerSpec, {
+    const workerSpec = JSON.stringify({
       argv: ["git", "--version"],
       cwd: dir,
       envNames: ["PATH"],
@@ -121,7 +125,7 @@ Deno.test("the worker and verify step programs run without touching a timer glob
       idleMs: 30_000,
       rawStreamFile: join(dir, "raw.jsonl"),
     });
-    const worker = await underTrap(trap, [join(ROOT, "steps", "worker_step.ts"), workerSpec], dir, env);
+    const worker = await underTrap(trap, [join(ROOT, "steps", "worker_step.ts")], dir, env, workerSpec);
     assert.equal(worker.exitCode, 0, worker.stderr);
     assert.match(worker.stdout, /"t":"exit","exitCode":0/);
     assert.equal(worker.touched, false, `the worker step touched a timer global:\n${worker.stderr}`);

@@ -9,9 +9,9 @@ import { withStepEnforcement } from "../isolation/enforcement.ts";
 import { blockRun, failRun, revisionLimitMessage } from "../lifecycle/block.ts";
 import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { refuseNestedGit } from "../gates/nested_git.ts";
-import { type ChecksResult, runChecks } from "../gates/checks.ts";
+import { type ChecksResult, runChecks, startChecksStep } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
-import { withPristineTree } from "../gates/pristine.ts";
+import { pristineDir, withPristineTree } from "../gates/pristine.ts";
 import { checksDigest } from "../gates/landed_as_verified.ts";
 import { writeFullGuide } from "../gates/review_guide.ts";
 import { scanRun } from "../gates/scan_run.ts";
@@ -58,13 +58,30 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     requireStatus(state, ["verifying"], "verify");
     const task = await loadTask(ctx.store, runId);
     ctx.progress?.(`verify ${runId}: scanning the diff`);
-    await refuseNestedGit(ctx, state);
-    const { scan, delta, locks, source } = await scanRun(ctx, state, task);
+    // The checks' step starts now, in the tree about to be built: its Deno starts while the scans run.
+    const pristine = pristineDir(ctx, state);
+    const step = await startChecksStep(ctx, state, task, pristine);
+    let scanned: Awaited<ReturnType<typeof scanRun>>;
+    let checks: ChecksResult;
+    try {
+      await refuseNestedGit(ctx, state);
+      scanned = await scanRun(ctx, state, task);
+      const gatesPassed = scanned.scan.passed && scanned.locks.length === 0;
+      if (gatesPassed) ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
+      checks = gatesPassed
+        ? await withPristineTree(
+          ctx,
+          state,
+          scanned.delta.tree,
+          (dir) => runChecks(ctx, runId, task, dir, step),
+          pristine,
+        )
+        : NO_CHECKS;
+    } finally {
+      await step?.cancel();
+    }
+    const { scan, delta, locks, source } = scanned;
     const gatesPassed = scan.passed && locks.length === 0;
-    if (gatesPassed) ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
-    const checks = gatesPassed
-      ? await withPristineTree(ctx, state, delta.tree, (dir) => runChecks(ctx, runId, task, dir))
-      : NO_CHECKS;
     const passed = gatesPassed && checks.passed;
     const verificationFile = await ctx.store.writeJson(runId, "verification.json", {
       schemaVersion: 1,

@@ -6,7 +6,7 @@
 import { dirname, isAbsolute, join, relative } from "../base/path.ts";
 import { newParseState, type WorkerAdapter, type WorkerOutcome } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
-import { killProgram, runStep } from "../isolation/step_runner.ts";
+import { killProgram, runStarted, type StartedStep } from "../isolation/step_runner.ts";
 import { type WorkerLaunch, workerSandbox } from "../isolation/worker_launch.ts";
 import type { Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -17,6 +17,7 @@ import { resolveAdapter, resolveWorkerBinary } from "./binary.ts";
 import { type ExitMessage, failure, judgeTurn } from "./outcome.ts";
 import { type ProcessWatch, watchProcesses } from "./process_watch.ts";
 import { becomeSubreaper } from "./subreaper.ts";
+import { startWorkerStep, workerStart } from "./step_start.ts";
 import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
 import { launchSettings } from "./settings.ts";
 import { budgetSpent, NO_SPEND, spend, type TurnBudget } from "./budget.ts";
@@ -204,12 +205,31 @@ export async function attempt(
   prompt: TurnInput,
   n: number,
 ): Promise<AttemptResult> {
+  // A spent budget stops the step the way an interrupt does, and is told apart from one below.
+  const stop = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+  // What the launch detaches is re-parented to spot, which ends it after the turn.
+  becomeSubreaper();
+  // The step starts while the launch is planned, and is given up when the plan needs another (step_start.ts).
+  const started = await startWorkerStep({ ...ctx, signal }, state);
+  try {
+    return await attemptOn(ctx, state, phase, prompt, n, { started, stop, signal });
+  } finally {
+    await started?.cancel();
+  }
+}
+
+async function attemptOn(
+  ctx: SpotContext,
+  state: RunState,
+  phase: Phase,
+  prompt: TurnInput,
+  n: number,
+  { started, stop, signal }: { started: StartedStep | null; stop: AbortController; signal: AbortSignal },
+): Promise<AttemptResult> {
   const planned = await planAttempt(ctx, state, phase, prompt, n);
   if (!planned.ok) return { outcome: planned.outcome, enforcement: null };
   const { adapter, launch, spec, homeFiles } = planned;
-  // What the launch detaches is re-parented to spot, which ends it after the turn.
-  becomeSubreaper();
-  const runDir = ctx.store.dir(state.runId);
   const parse = newParseState();
   const box: { exit: ExitMessage | null } = { exit: null };
   let watch: ProcessWatch | null = null;
@@ -217,21 +237,9 @@ export async function attempt(
   let activity: string | null = null;
   let spent = NO_SPEND;
   let overBudget: string | null = null;
-  // A spent budget stops the step the way an interrupt does, and is told apart from one below.
-  const stop = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
-  const step = await runStep({ ...ctx, signal }, {
-    kind: "worker",
-    runId: state.runId,
-    policy: {
-      read: [state.worktreePath, runDir],
-      write: [state.worktreePath, runDir],
-      run: [launch.program, ...(spec.killBinary ? [spec.killBinary] : [])],
-      env: spec.envNames,
-      net: [],
-    },
+  const step = await runStarted({ ...ctx, signal }, started, {
+    ...workerStart(ctx, state, launch),
     spec,
-    env: launch.env,
     timeoutMs: spec.timeoutMs + STEP_BACKSTOP_MS,
     sandbox: launch.level,
     sandboxBackend: launch.backend,
