@@ -18,13 +18,26 @@ export function pristineDir(ctx: SpotContext, state: RunState): string {
   return join(ctx.paths.cacheRoot, "pristine", `${state.runId}-${crypto.randomUUID().slice(0, 8)}`);
 }
 
-export async function withPristineTree<T>(
+/** A pristine tree checked out (not yet furnished), and how to remove it. */
+export interface PristineTree {
+  dir: string;
+  /** The ignored files and dependency dirs the worker had, from the source: only for a delta that passed. */
+  furnish(): Promise<void>;
+  /** Removes the tree and its entry in the user's repository; harmless twice. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Checks the tree out in `dir`: git's own checkout only, which verify starts while it still scans the delta.
+ * Nothing of the source is copied in before `furnish`, which runs only once the delta passed the gates (a
+ * link the scan refuses could otherwise lead a copy outside the tree).
+ */
+export async function checkOutPristine(
   ctx: SpotContext,
   state: RunState,
   tree: string,
-  fn: (dir: string) => Promise<T>,
   dir = pristineDir(ctx, state),
-): Promise<T> {
+): Promise<PristineTree> {
   const cwd = state.sourceRoot;
   const commit = await gitText([
     "commit-tree",
@@ -38,21 +51,26 @@ export async function withPristineTree<T>(
     identity: state.identity,
   });
   await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
-  // Written down before it exists: a `kill -9` skips the `finally` below, and the next verb on the run (or
-  // recover, cleanup, gc) finds the lease and removes the tree and its entry in the user's repository.
+  // Written down before it exists: a `kill -9` skips `drop`, and the next verb on the run (or recover,
+  // cleanup, gc) finds the lease and removes the tree and its entry in the user's repository.
   const lease = await takeLease(ctx.store.dir(state.runId), {
     kind: "worktree",
     what: "pristine tree",
     path: dir,
     repo: cwd,
   });
-  try {
-    await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
-    // The same ignored files and dependency dirs the worker had, from the source, never from its worktree.
-    await furnishTree(state, dir);
-    return await fn(dir);
-  } finally {
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
     await dropWorktree(cwd, dir);
     await lease.release();
+  };
+  try {
+    await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
+  } catch (error) {
+    await drop();
+    throw error;
   }
+  return { dir, furnish: () => furnishTree(state, dir), drop };
 }

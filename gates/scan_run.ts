@@ -34,12 +34,18 @@ async function newSizes(worktree: string, files: ChangedFile[]): Promise<Map<str
   return sizes;
 }
 
-export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedContract): Promise<RunScan> {
+export async function scanRun(
+  ctx: SpotContext,
+  state: RunState,
+  task: ResolvedContract,
+  options: { onDelta?: (delta: Delta) => void } = {},
+): Promise<RunScan> {
   const delta = await computeDelta(
     await worktreeOf(state),
     state.workerBaseRevision,
     ctx.store.dir(state.runId),
   );
+  options.onDelta?.(delta);
   const files = parseDiff(delta.diff);
   const limits = ctx.config.limits;
   const scan = scanDelta(files, delta.diffBytes, {
@@ -51,7 +57,12 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     maxDiffBytes: limits.maxDiffBytes,
     maxFileBytes: limits.maxFileBytes,
   }, await newSizes(state.worktreePath, files));
-  const now = await sourceFingerprint(state.sourceRoot, { exclude: inputPaths(state) });
+  // The source's fingerprint and the lock checks read different things: they run side by side.
+  const [now, lockIssues, shadowIssues] = await Promise.all([
+    sourceFingerprint(state.sourceRoot, { exclude: inputPaths(state) }),
+    checkLocks(ctx, state, delta.tree),
+    checkShadows(ctx, state, { task, files, tree: delta.tree }),
+  ]);
   const sourceUnchanged = now.digest === state.sourceFingerprint.digest;
   if (!sourceUnchanged) {
     scan.issues.push({
@@ -62,10 +73,7 @@ export async function scanRun(ctx: SpotContext, state: RunState, task: ResolvedC
     });
     scan.passed = false;
   }
-  const locks = [
-    ...await checkLocks(ctx, state, delta.tree),
-    ...await checkShadows(ctx, state, { task, files, tree: delta.tree }),
-  ];
+  const locks = [...lockIssues, ...shadowIssues];
   // A parent written for the original reads an issue's file as `path`: it costs nothing to say both.
   const issues = scan.issues.map((i) => i.file === undefined ? i : { ...i, path: i.file });
   return {

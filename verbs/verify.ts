@@ -11,7 +11,7 @@ import { blockSourceChanged } from "../lifecycle/source_changed.ts";
 import { refuseNestedGit } from "../gates/nested_git.ts";
 import { type ChecksResult, runChecks, startChecksStep } from "../gates/checks.ts";
 import type { SpotContext } from "../store/context.ts";
-import { pristineDir, withPristineTree } from "../gates/pristine.ts";
+import { checkOutPristine, pristineDir, type PristineTree } from "../gates/pristine.ts";
 import { checksDigest } from "../gates/landed_as_verified.ts";
 import { writeFullGuide } from "../gates/review_guide.ts";
 import { scanRun } from "../gates/scan_run.ts";
@@ -62,23 +62,26 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     const pristine = pristineDir(ctx, state);
     const step = await startChecksStep(ctx, state, task, pristine);
     let scanned: Awaited<ReturnType<typeof scanRun>>;
-    let checks: ChecksResult;
+    let checks: ChecksResult = NO_CHECKS;
+    // git checks the tree out while the scan goes on; the checks run in it only if the delta passes.
+    let checkout: Promise<PristineTree> | null = null;
     try {
       await refuseNestedGit(ctx, state);
-      scanned = await scanRun(ctx, state, task);
-      const gatesPassed = scanned.scan.passed && scanned.locks.length === 0;
-      if (gatesPassed) ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
-      checks = gatesPassed
-        ? await withPristineTree(
-          ctx,
-          state,
-          scanned.delta.tree,
-          (dir) => runChecks(ctx, runId, task, dir, step),
-          pristine,
-        )
-        : NO_CHECKS;
+      scanned = await scanRun(ctx, state, task, {
+        onDelta: (delta) => {
+          checkout = checkOutPristine(ctx, state, delta.tree, pristine);
+          checkout.catch(() => {}); // its error counts only where the checks need the tree, below
+        },
+      });
+      if (scanned.scan.passed && scanned.locks.length === 0) {
+        ctx.progress?.(`verify ${runId}: building a pristine tree for the checks`);
+        const tree = await checkout!;
+        await tree.furnish();
+        checks = await runChecks(ctx, runId, task, tree.dir, step);
+      }
     } finally {
       await step?.cancel();
+      await (await (checkout as Promise<PristineTree> | null)?.catch(() => null))?.drop();
     }
     const { scan, delta, locks, source } = scanned;
     const gatesPassed = scan.passed && locks.length === 0;

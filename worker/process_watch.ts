@@ -14,6 +14,7 @@
 import { guardEvery } from "../base/guard_timer.ts";
 import { ownChildren } from "../sandbox/spawn.ts";
 import { descendants, identity, leftovers, orphansOf, type ProcInfo, readProcesses } from "./process_tree.ts";
+import { startTicks } from "../base/proc_table.ts";
 
 /** Often enough to see a dev server or a watcher detach; cheap (a few ms for a few hundred processes). */
 export const WATCH_MS = 200;
@@ -35,14 +36,14 @@ function kill(pid: number): void {
 
 /** The start time of this process's own children must be at least this to count as the launch's. */
 function startOf(pid: number): number {
-  return readProcesses().find((p) => p.pid === pid)?.start ?? Number.MAX_SAFE_INTEGER;
+  return startTicks(pid) ?? Number.MAX_SAFE_INTEGER;
 }
 
 export function watchProcesses(root: number): ProcessWatch {
   const seen = new Map<string, ProcInfo>();
   const since = startOf(root);
-  const look = () => {
-    for (const p of descendants(readProcesses(), root)) seen.set(identity(p), p);
+  const look = (table = readProcesses()) => {
+    for (const p of descendants(table, root)) seen.set(identity(p), p);
   };
   look();
   // A guard: the step it watches keeps the process alive while it runs.
@@ -50,11 +51,13 @@ export function watchProcesses(root: number): ProcessWatch {
   return {
     reap() {
       stopLooking();
-      look();
+      // One read of the table serves the last look and the first pass.
+      let table = readProcesses();
+      look(table);
       const killed = new Set<number>();
       // Killing a detached process re-parents its own children to spot; a few passes take them too.
       for (let pass = 0; pass < REAP_PASSES; pass++) {
-        const table = readProcesses();
+        if (pass > 0) table = readProcesses();
         const left = [
           ...leftovers(table, seen, Deno.pid),
           ...orphansOf(table, Deno.pid, since, ownChildren()),

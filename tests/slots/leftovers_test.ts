@@ -12,6 +12,7 @@ import {
   bench,
   exists,
   extraWorktrees,
+  FIXED_ADD,
   hasEvent,
   prepareRun,
   spot,
@@ -102,5 +103,27 @@ Deno.test("the next verb on the run, cleanup, and gc each remove what a killed v
     `spot discard --id ${third.runId}`,
   );
   await assertGone(env, b, third.tree);
+  await Deno.remove(env.dir, { recursive: true });
+});
+
+Deno.test("verify checks the pristine tree out while it scans, and removes it when the gates refuse the delta", async () => {
+  const env = await spotEnv();
+  const b = await bench(env);
+  // Out of the contract's scope (allowedPaths: add.ts): the scan refuses it after git checked the tree out.
+  const outOfScope = join(b.repo, "..", "out-of-scope.jsonl");
+  await Deno.writeTextFile(
+    outOfScope,
+    [{ op: "write", path: "add.ts", content: FIXED_ADD }, { op: "write", path: "notes.md", content: "x\n" }]
+      .map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  const runId = await prepareRun(env, b, outOfScope);
+  assert.equal((await spot(env, b.repo, "run", "--id", runId)).code, 0);
+  const verify = await spot(env, b.repo, "verify", "--id", runId);
+  assert.equal((verify.json.error as { code: string } | undefined)?.code, "SECURITY_BLOCKED", verify.stderr);
+  // The checkout happened (its folder was made), and what it made is gone.
+  assert.equal(await exists(join(env.dir, "cache", "pristine")), true, "no pristine tree was checked out");
+  assert.deepEqual(await pristineTrees(env), [], "the tree checked out for refused checks is still on disk");
+  assert.deepEqual(await pristineEntries(b.repo), [], "git worktree list still names it");
+  assert.equal(await hasEvent(env, runId, "step_start", /"step":"verify"/), false, "a check ran");
   await Deno.remove(env.dir, { recursive: true });
 });
