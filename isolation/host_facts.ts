@@ -4,7 +4,7 @@
  * policy itself is built from these facts by a pure function
  * (step_policy.ts), so what a step may see can be tested without processes.
  */
-import { dirname, fromFileUrl, isAbsolute, join, resolve } from "../base/path.ts";
+import { dirname, isAbsolute, join, resolve } from "../base/path.ts";
 import { pathDirs, realPathOrNull, type SystemView, systemView, within } from "../sandbox/host_paths.ts";
 import { holdsCredentials, resolveTools, type Tool } from "../sandbox/tool_roots.ts";
 import type { LockSnapshot } from "../verify/locked.ts";
@@ -14,19 +14,13 @@ import type { RunState } from "../schemas/run_state.ts";
 import { readBaseline } from "../store/baseline.ts";
 import type { SpotContext } from "../store/context.ts";
 import type { RunSandbox } from "./run_sandbox.ts";
+import { SPOT_ROOT } from "../base/spot_root.ts";
 import { denoDir } from "./step_runner.ts";
 
 /** bwrap parses a bounded argv; beyond this many locked files the hash gate alone guards the rest. */
 export const MAX_PROTECTED = 512;
 
-/**
- * spot's own checkout: the step programs, the bridge and the replay worker run from it. Imported from a
- * remote URL there is none on disk: importing still works (the checks, the types), and a verb that starts a
- * sandboxed step fails on the step script's URL, which is not a file.
- */
-export const SPOT_ROOT: string = import.meta.url.startsWith("file:")
-  ? dirname(dirname(fromFileUrl(import.meta.url)))
-  : `(spot loaded from ${new URL("..", import.meta.url).href}; steps need a local copy)`;
+export { SPOT_ROOT } from "../base/spot_root.ts";
 
 /** What is true of this host for every step of a run. */
 export interface HostFacts {

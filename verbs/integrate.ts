@@ -15,7 +15,8 @@ import { gitText } from "../git/git.ts";
 import { fastForward, isAncestor } from "../git/land.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { buildLanding, landingBudgetMs, type LandingPlan } from "../gates/landing.ts";
+import type { LandingPlan } from "../gates/landing.ts";
+import { lazy } from "../base/lazy.ts";
 import type { SpotContext } from "../store/context.ts";
 import { type LandingHold, withLanding } from "../git/landing_lock.ts";
 import { requireStatus } from "../lifecycle/state_table.ts";
@@ -131,9 +132,11 @@ async function land(ctx: SpotContext, state: RunState, hold: LandingHold): Promi
     furnish: state,
     treeLabel: runId,
   };
-  await hold.declare(Date.now() + landingBudgetMs(plan));
+  // The scratch tree and its checks load only here: a landing as verified (above) needs none of them.
+  const landing = await lazy<typeof import("../gates/landing.ts")>("../gates/landing.ts", import.meta.url);
+  await hold.declare(Date.now() + landing.landingBudgetMs(plan));
   ctx.progress?.(`integrate ${runId}: checking the landed result in a scratch tree`);
-  const outcome = await buildLanding(ctx, plan);
+  const outcome = await landing.buildLanding(ctx, plan);
   const step = outcome.steps[0];
   if (step) {
     await ctx.store.writeJson(runId, "post-integration-verification.json", {

@@ -12,7 +12,10 @@ import type { SpotContext } from "../store/context.ts";
 import { dependencyFacts } from "./facts.ts";
 import { copyIncluded, includeList, linkDependencies } from "./furnish.ts";
 import { ECOSYSTEMS, planDependencies } from "./plan.ts";
-import { runSetup, setupKey, setupMadeAt } from "./setup.ts";
+import { lazy } from "../base/lazy.ts";
+
+/** The setup (its sandbox, its step) loads only for a project that needs one. */
+const setupModule = () => lazy<typeof import("./setup.ts")>("./setup.ts", import.meta.url);
 
 export interface Provided {
   record: DependencyRecord;
@@ -31,7 +34,7 @@ export async function provideDependencies(ctx: SpotContext, state: RunState): Pr
   const record: DependencyRecord = { ecosystems: plan.ecosystems, dirs, include: [] };
   let enforcement: Enforcement | null = null;
   if (plan.setupCommand) {
-    const setup = await runSetup(ctx, state, {
+    const setup = await (await setupModule()).runSetup(ctx, state, {
       command: plan.setupCommand,
       inputs: plan.setupInputs,
       tools: TOOLS,
@@ -51,12 +54,15 @@ export async function dependencyOutlook(ctx: SpotContext, source: string, revisi
   const settings = ctx.config.dependencies;
   const facts = await dependencyFacts(source, revision, ctx.env("PATH") ?? "");
   const plan = planDependencies(facts, { reuse: settings.reuse, setup: settings.setup });
-  const key = plan.setupCommand ? await setupKey(plan.setupCommand, plan.setupInputs) : null;
-  const setup = plan.setupCommand && key
+  const setupOf = plan.setupCommand ? await setupModule() : null;
+  const key = setupOf && plan.setupCommand
+    ? await setupOf.setupKey(plan.setupCommand, plan.setupInputs)
+    : null;
+  const setup = setupOf && plan.setupCommand && key
     ? {
       command: plan.setupCommand,
       key,
-      madeAt: await setupMadeAt(ctx, key),
+      madeAt: await setupOf.setupMadeAt(ctx, key),
       registries: settings.registries,
     }
     : null;

@@ -12,7 +12,7 @@
  */
 import { delimiter, isAbsolute, join, normalize } from "../../base/path.ts";
 import { within } from "../../sandbox/host_paths.ts";
-import { SPOT_ROOT } from "../host_facts.ts";
+import { SPOT_ROOT } from "../../base/spot_root.ts";
 
 /** The directory that holds spot's `sitecustomize.py`; it is put first on a check's PYTHONPATH. */
 export const PYTHON_GUARD_DIR: string = join(SPOT_ROOT, "isolation", "runner_guard", "python");
