@@ -3,7 +3,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { RunEntry } from "./run_entry.ts";
 
 /** Bump when the table or a row's meaning changes: an index of another version is dropped and rebuilt. */
-export const SCHEMA_VERSION = "3";
+export const SCHEMA_VERSION = "4";
 
 export const INDEX_SCHEMA = `
 CREATE TABLE runs (
@@ -23,14 +23,12 @@ CREATE TABLE runs (
   goal TEXT,
   report_at TEXT,
   stamp TEXT,
-  pending INTEGER NOT NULL DEFAULT 0,
   summary TEXT NOT NULL
 );
 CREATE INDEX runs_created ON runs (created_at, run_id);
 CREATE INDEX runs_status ON runs (status, created_at);
 CREATE INDEX runs_caller ON runs (caller, created_at);
 CREATE INDEX runs_updated ON runs (updated_at);
-CREATE INDEX runs_pending ON runs (pending) WHERE pending = 1;
 `;
 
 export type Row = Record<string, SQLInputValue>;

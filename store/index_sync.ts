@@ -1,13 +1,15 @@
 /**
- * Keeping the run index true to the run directories: a run's row is written
- * when its state is saved, marked pending before the write so a crash in
- * between is noticed, and rows are reread from a directory whose
- * `state.json` changed (by inode, mtime and size) or vanished.
+ * Keeping the run index true to the run directories: a run a save marked
+ * (index_marks.ts) is reread at the next refresh, and rows are reread from a
+ * directory whose `state.json` changed (by inode, mtime and size) or vanished.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { join } from "../base/path.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import { readJsonFile } from "./files.ts";
+import { readMeta, writeMeta } from "./index_db.ts";
+import { MARKS_FILE } from "./index_marks.ts";
+import { RUN_ID_PATTERN } from "../schemas/constants.ts";
 import { type Row, rowParams } from "./index_sql.ts";
 import { asRunState, type MetricsSavings, type RunEntry, toEntry } from "./run_entry.ts";
 import { withPiWorkerUsage } from "./legacy_run.ts";
@@ -55,19 +57,8 @@ function upsert(db: DatabaseSync, entry: RunEntry, stamp: string | null): void {
   db.prepare(
     `INSERT OR REPLACE INTO runs (run_id, status, caller, created_at, updated_at, tokens_in, tokens_out,
       tokens_cached, cost_usd, verification, failure, tokens_avoided, parent_spent, goal, report_at, stamp,
-      pending, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+      summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(...rowParams(entry, stamp));
-}
-
-/** Called before `state.json` is replaced: a crash before `recordRun` leaves the run marked for a reread. */
-export function markPending(db: DatabaseSync, runId: string): void {
-  db.prepare("UPDATE runs SET pending = 1 WHERE run_id = ?").run(runId);
-}
-
-/** Stores a run's current state. */
-export async function recordRun(db: DatabaseSync, runsDir: string, state: RunState): Promise<void> {
-  const stamp = await stampOf(join(runsDir, state.runId, "state.json"));
-  upsert(db, await entryFor(db, runsDir, state), stamp);
 }
 
 /** What one run directory holds now, or null when it is unchanged since `known`. */
@@ -100,12 +91,84 @@ function applyChanges(db: DatabaseSync, changes: Change[], gone: string[] = []):
   return changes.length + gone.length;
 }
 
-/** Rereads the runs marked pending; returns how many rows it wrote. */
-export async function syncPending(db: DatabaseSync, runsDir: string): Promise<number> {
-  const pending = db.prepare("SELECT run_id FROM runs WHERE pending = 1").all() as Row[];
+/** Marks read beyond this many bytes: the file is emptied and every run directory compared once. */
+const MAX_MARKS_BYTES = 4 * 1024 * 1024;
+
+/** The marks file's size now, and its inode (another one: it was replaced, and is read from its start). */
+function marksAt(file: string): { size: number; ino: string } {
+  try {
+    const info = Deno.statSync(file);
+    return { size: info.size, ino: String(info.ino ?? 0) };
+  } catch {
+    return { size: 0, ino: "none" };
+  }
+}
+
+/** Where the last refresh stopped reading marks: a byte offset in the file with that inode. */
+function marksRead(db: DatabaseSync): { offset: number; ino: string } {
+  return { offset: Number(readMeta(db, "marks_offset") ?? 0), ino: readMeta(db, "marks_ino") ?? "" };
+}
+
+/** Everything written to the marks file so far counts as read (a rebuild covered it). */
+export function skipMarks(
+  db: DatabaseSync,
+  stateRoot: string,
+  at = marksAt(join(stateRoot, MARKS_FILE)),
+): void {
+  writeMeta(db, "marks_offset", String(at.size));
+  writeMeta(db, "marks_ino", at.ino);
+}
+
+/** Where the marks file ends now: taken before a rebuild, so marks written during it are read next time. */
+export function marksEnd(stateRoot: string): { size: number; ino: string } {
+  return marksAt(join(stateRoot, MARKS_FILE));
+}
+
+/**
+ * Rereads the runs marked since the last refresh (index_marks.ts); returns how many rows it wrote. A run
+ * whose state.json is as the index has it costs one stat.
+ */
+export async function syncMarks(db: DatabaseSync, stateRoot: string, runsDir: string): Promise<number> {
+  const file = join(stateRoot, MARKS_FILE);
+  const at = marksAt(file);
+  const read = marksRead(db);
+  const from = read.ino === at.ino && read.offset <= at.size ? read.offset : 0;
+  if (at.size === from) return 0;
+  if (at.size > MAX_MARKS_BYTES) {
+    // Emptied first, then every directory compared: a save's mark after the write lands in the new file.
+    Deno.truncateSync(file, 0);
+    const result = await rebuildIndex(db, runsDir);
+    skipMarks(db, stateRoot, marksAt(file));
+    return result.updated + result.removed;
+  }
+  const bytes = new Uint8Array(at.size - from);
+  const handle = Deno.openSync(file, { read: true });
+  try {
+    handle.seekSync(from, Deno.SeekMode.Start);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = handle.readSync(bytes.subarray(got));
+      if (n === null) break;
+      got += n;
+    }
+  } finally {
+    handle.close();
+  }
+  const text = new TextDecoder().decode(bytes);
+  // A line still being written is read next time.
+  const whole = text.lastIndexOf("\n") + 1;
+  const ids = new Set(text.slice(0, whole).split("\n").filter((l) => RUN_ID_PATTERN.test(l)));
+  const known = db.prepare("SELECT stamp FROM runs WHERE run_id = ?");
   const changes: Change[] = [];
-  for (const row of pending) changes.push((await readRun(db, runsDir, String(row.run_id), null))!);
-  return applyChanges(db, changes);
+  for (const runId of ids) {
+    const row = known.get(runId) as Row | undefined;
+    const change = await readRun(db, runsDir, runId, (row?.stamp as string | null | undefined) ?? null);
+    if (change) changes.push(change);
+  }
+  const written = applyChanges(db, changes);
+  writeMeta(db, "marks_offset", String(from + new TextEncoder().encode(text.slice(0, whole)).length));
+  writeMeta(db, "marks_ino", at.ino);
+  return written;
 }
 
 /** Compares every run directory with the index and rereads what changed. */

@@ -1,18 +1,17 @@
 /**
  * The run index: a SQLite file beside the run directories that answers
  * `list` and the dashboard without reading every `state.json`. The run
- * directories stay the truth. The index is brought up to date by `save()`,
- * and rebuilt from the directories when the runs folder changed behind its
+ * directories stay the truth. The index rereads the runs `save()` marked
+ * (index_marks.ts) at each refresh, and is rebuilt from the directories when the runs folder changed behind its
  * back, when a save may have been cut short, or when the file is missing,
  * from another version, or unreadable. The connection is index_db.ts, the
  * consistency rules index_sync.ts, the questions index_query.ts.
  */
 import { join } from "../base/path.ts";
-import type { RunState } from "../schemas/run_state.ts";
 import { connectIndex, type IndexConnection, readMeta, writeMeta } from "./index_db.ts";
 import * as query from "./index_query.ts";
 import type { IndexTotals, Row } from "./index_sql.ts";
-import { markPending, rebuildIndex, type RebuildResult, recordRun, syncPending } from "./index_sync.ts";
+import { marksEnd, rebuildIndex, type RebuildResult, skipMarks, syncMarks } from "./index_sync.ts";
 import type { SpotPaths } from "./paths.ts";
 import type { RunEntry } from "./run_entry.ts";
 
@@ -50,17 +49,7 @@ export class RunIndex {
     return `${row.data_version}:${this.#writes}`;
   }
 
-  markPending(runId: string): void {
-    markPending(this.#conn.db, runId);
-    this.#writes++;
-  }
-
-  async record(state: RunState): Promise<void> {
-    await recordRun(this.#conn.db, this.paths.runsDir, state);
-    this.#writes++;
-  }
-
-  /** Cheap on every call: a stat of the runs folder and of the index file, and the pending rows. */
+  /** Cheap on every call: a stat of the runs folder, of the index file and of the marks, and the marked runs. */
   refresh(): Promise<void> {
     const next = this.#queue.then(() => this.#refresh());
     this.#queue = next.catch(() => {});
@@ -76,14 +65,17 @@ export class RunIndex {
     const db = this.#conn.db;
     const folder = await Deno.stat(this.paths.runsDir).then((i) => i.mtime?.getTime() ?? 0, () => 0);
     if (String(folder) !== readMeta(db, "runs_mtime")) {
+      // Marks written before the rebuild are covered by it; those written during it are read next time.
+      const marks = marksEnd(this.paths.stateRoot);
       await this.#rebuild();
+      skipMarks(db, this.paths.stateRoot, marks);
       if (Date.now() - folder > RACY_MS) {
         writeMeta(db, "runs_mtime", String(folder));
         this.#writes++;
       }
       return;
     }
-    this.#writes += await syncPending(db, this.paths.runsDir);
+    this.#writes += await syncMarks(db, this.paths.stateRoot, this.paths.runsDir);
   }
 
   /** Compares every run directory with the index and rereads what changed. */

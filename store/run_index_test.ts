@@ -5,6 +5,8 @@ import { resolvePaths, type SpotPaths } from "./paths.ts";
 import { closeRunIndexes, runIndexFor } from "./index_shared.ts";
 import { RunIndex } from "./run_index.ts";
 import { RunStore } from "./run_store.ts";
+import type { RunState } from "../schemas/run_state.ts";
+import { markRun, MARKS_FILE } from "./index_marks.ts";
 
 async function tempPaths(): Promise<{ root: string; paths: SpotPaths }> {
   const root = await Deno.makeTempDir({ prefix: "spot-index-" });
@@ -62,32 +64,95 @@ Deno.test("refresh() does not reread run directories when the runs folder is unc
   });
 });
 
-Deno.test("RunStore.save() updates the index without a rebuild", async () => {
+Deno.test("a save marks its run, and the next refresh rereads it without a rebuild", async () => {
   await withIndex(async (paths) => {
     await writeFixtureRun(paths, fixtureState("run-a", { status: "prepared" }));
+    await writeFixtureRun(paths, fixtureState("run-b", { status: "prepared" }, "2025-01-01T00:00:02.000Z"));
     const store = new RunStore(paths);
     const shared = runIndexFor(paths);
     await shared.refresh();
     await settle(paths.runsDir);
     await shared.refresh();
     await store.save(fixtureState("run-a", { status: "running" }));
-    assert.deepEqual(shared.summaries({ active: true }).length, 1);
-    assert.deepEqual((shared.summaries()[0] as { status: string }).status, "running");
+    // A hand edit without a save is not a mark: only the marked run is reread (no rebuild happened).
+    await Deno.writeTextFile(
+      join(paths.runsDir, "run-b", "state.json"),
+      JSON.stringify(fixtureState("run-b", { status: "blocked" }, "2025-01-01T00:00:02.000Z")),
+    );
+    await shared.refresh();
+    const status = (id: string) =>
+      (shared.summaries().find((s) => (s as { runId: string }).runId === id) as { status: string }).status;
+    assert.equal(status("run-a"), "running");
+    assert.equal(status("run-b"), "prepared");
+    // A second save is read the same way.
+    await store.save(fixtureState("run-a", { status: "verifying" }));
+    await shared.refresh();
+    assert.equal(status("run-a"), "verifying");
   });
 });
 
-Deno.test("refresh() rereads a run whose save was cut between marking and recording", async () => {
+Deno.test("a save cut after its write, before its second mark, is reread from its first", async () => {
   await withIndex(async (paths, index) => {
     await writeFixtureRun(paths, fixtureState("run-a", { status: "running" }));
     await settle(paths.runsDir);
     await index.refresh();
-    index.markPending("run-a");
+    // What save() does up to a crash: the mark, then the new state.json, and no mark after it.
+    markRun(paths, "run-a");
     await Deno.writeTextFile(
       join(paths.runsDir, "run-a", "state.json"),
       JSON.stringify(fixtureState("run-a", { status: "verifying" })),
     );
     await index.refresh();
     assert.deepEqual((index.summaries()[0] as { status: string }).status, "verifying");
+  });
+});
+
+Deno.test("a reader that took a save's first mark before the write rereads the run at its second", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a", { status: "running" }));
+    await settle(paths.runsDir);
+    await index.refresh();
+    markRun(paths, "run-a");
+    await index.refresh(); // between the mark and the write: the old state is read
+    assert.deepEqual((index.summaries()[0] as { status: string }).status, "running");
+    await Deno.writeTextFile(
+      join(paths.runsDir, "run-a", "state.json"),
+      JSON.stringify(fixtureState("run-a", { status: "verifying" })),
+    );
+    markRun(paths, "run-a");
+    await index.refresh();
+    assert.deepEqual((index.summaries()[0] as { status: string }).status, "verifying");
+  });
+});
+
+Deno.test("a torn mark is skipped, the marks around it are read, and a replaced marks file is read anew", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a", { status: "running" }, "2025-01-01T00:00:01.000Z"));
+    await writeFixtureRun(paths, fixtureState("run-b", { status: "running" }, "2025-01-01T00:00:02.000Z"));
+    await settle(paths.runsDir);
+    await index.refresh();
+    const edit = (id: string, status: RunState["status"]) =>
+      Deno.writeTextFile(join(paths.runsDir, id, "state.json"), JSON.stringify(fixtureState(id, { status })));
+    const status = (id: string) =>
+      (index.summaries().find((s) => (s as { runId: string }).runId === id) as { status: string }).status;
+    await edit("run-a", "verifying");
+    await edit("run-b", "verifying");
+    const marks = join(paths.stateRoot, MARKS_FILE);
+    await Deno.writeTextFile(marks, "run-", { append: true }); // a writer killed inside its line
+    markRun(paths, "run-a");
+    await Deno.writeTextFile(marks, "\nrun-b", { append: true }); // a line not finished yet: read next time
+    await index.refresh();
+    assert.equal(status("run-a"), "verifying");
+    assert.equal(status("run-b"), "running");
+    await Deno.writeTextFile(marks, "\n", { append: true });
+    await index.refresh();
+    assert.equal(status("run-b"), "verifying");
+    // The file replaced (another inode, shorter): read from its start.
+    await edit("run-a", "reviewing");
+    await Deno.remove(marks);
+    markRun(paths, "run-a");
+    await index.refresh();
+    assert.equal(status("run-a"), "reviewing");
   });
 });
 

@@ -12,6 +12,7 @@ import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeText
 import type { HeldLock } from "./lock.ts";
 import type { Reclaimed } from "./ledger.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
+import { markRun } from "./index_marks.ts";
 
 /** Modules a read-only verb never needs, loaded on first use (docs/performance.md). */
 const legacyRuns = () => lazy<typeof import("./legacy_run.ts")>("./legacy_run.ts", import.meta.url);
@@ -69,12 +70,10 @@ export class RunStore {
   }
 
   async save(state: RunState): Promise<RunState> {
-    // The index (SQLite, half the store's code) loads on the first save, not in every verb that only reads.
-    const { saveIndexed } = await lazy<typeof import("./index_shared.ts")>(
-      "./index_shared.ts",
-      import.meta.url,
-    );
-    await saveIndexed(this.paths, state, () => writeJsonAtomic(this.file(state.runId, "state.json"), state));
+    // The run index (SQLite) is told by marks, which its readers take; a save never opens it (index_marks.ts).
+    markRun(this.paths, state.runId);
+    await writeJsonAtomic(this.file(state.runId, "state.json"), state);
+    markRun(this.paths, state.runId);
     return state;
   }
 
