@@ -10,20 +10,22 @@ export interface TreeEntry {
  * Listings of full object ids, which name the same tree forever: a verb lists its base once (the lock
  * snapshot, the dependency facts, `.worktreeinclude`).
  */
-const listed = new Map<string, Map<string, TreeEntry>>();
+const listed = new Map<string, Promise<Map<string, TreeEntry>>>();
 /** A long-lived process (a job's coordinator) keeps only the last few. */
 const KEEP_LISTINGS = 4;
 
 export async function listTree(cwd: string, treeish: string): Promise<Map<string, TreeEntry>> {
   const key = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(treeish) ? `${cwd}\0${treeish}` : null;
-  const known = key ? listed.get(key) : undefined;
-  if (known) return new Map(known);
-  const entries = await readTree(cwd, treeish);
-  if (key) {
-    listed.set(key, new Map(entries));
+  if (!key) return await readTree(cwd, treeish);
+  // The listing being read is shared too: checks that run side by side ask for the same trees.
+  let known = listed.get(key);
+  if (!known) {
+    known = readTree(cwd, treeish);
+    listed.set(key, known);
     if (listed.size > KEEP_LISTINGS) listed.delete(listed.keys().next().value!);
+    known.catch(() => listed.get(key) === known && listed.delete(key));
   }
-  return entries;
+  return new Map(await known);
 }
 
 async function readTree(cwd: string, treeish: string): Promise<Map<string, TreeEntry>> {

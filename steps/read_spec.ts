@@ -8,6 +8,9 @@
 
 /** The spec, or null when stdin closed empty. */
 export async function readSpec<T>(): Promise<T | null> {
+  // While it waits, the step loads what starting its first child needs (Deno loads it on first use, ~3 ms):
+  // a command is only described here, never started, so no permission is asked for.
+  void new Deno.Command(Deno.execPath(), { stdin: "null", stdout: "piped", stderr: "piped" });
   const chunks: Uint8Array[] = [];
   let size = 0;
   const buffer = new Uint8Array(64 * 1024);

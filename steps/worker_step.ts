@@ -3,7 +3,7 @@
  * this process, appends the raw stream to the run directory and forwards
  * each line. Its spec comes on stdin (read_spec.ts).
  */
-import { guardEvery } from "../base/guard_timer.ts";
+import { guardAfter, guardEvery } from "../base/guard_timer.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import { emit, watchParent } from "./emit.ts";
 import type { WorkerStepSpec } from "./protocol.ts";
@@ -13,6 +13,12 @@ import { readSpec } from "./read_spec.ts";
 const STDERR_TAIL_CHARS = 4_000;
 /** The watchdog looks this often; finer gains nothing for multi-second limits. */
 const IDLE_CHECK_MS = 250;
+/**
+ * The worktree watch starts this far into the turn (at most a tenth of the idle limit): a turn over by then
+ * needs none, and Deno's file watcher adds ~13 ms to the end of the process that started it. A turn whose only
+ * sign of life is a file written before then is found idle at most this much sooner.
+ */
+const WATCH_AFTER_MS = 1_000;
 
 /** Watches the worktree for any change; a tree it may not watch just means stdout alone counts. */
 function watchWorktree(dir: string, onChange: () => void): Deno.FsWatcher | null {
@@ -49,7 +55,11 @@ let orphaned = false;
 
 const touch = () => lastActivity = Date.now();
 // A file written in the worktree is progress even when the CLI prints nothing (a long edit, a build).
-const watcher = watchWorktree(spec.cwd, touch);
+let watcher: Deno.FsWatcher | null = null;
+const stopWatchStart = guardAfter(
+  Math.min(WATCH_AFTER_MS, spec.idleMs / 10),
+  () => watcher = watchWorktree(spec.cwd, touch),
+);
 const stopIdleCheck = guardEvery(IDLE_CHECK_MS, () => {
   if (Date.now() - lastActivity > spec.idleMs && !controller.signal.aborted) {
     idle = true;
@@ -80,7 +90,8 @@ const result = await spawnProcess(spec.argv, {
   // stderr is not progress: CLIs log retries and stack traces there while they get nowhere.
 });
 stopIdleCheck();
-watcher?.close();
+stopWatchStart();
+(watcher as Deno.FsWatcher | null)?.close();
 stopWatching();
 raw.close();
 
