@@ -7,7 +7,7 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createContext } from "../config/context.ts";
 import { SpotError } from "../errors.ts";
-import { runIndexFor } from "../store/index_shared.ts";
+import { runIndexFor } from "../store/run_index.ts";
 import type { Server } from "./call.ts";
 import { errorJson } from "./call.ts";
 

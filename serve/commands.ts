@@ -5,7 +5,7 @@
 import { resolve } from "../base/path.ts";
 import { SpotError } from "../errors.ts";
 import type { SpotContext } from "../store/context.ts";
-import { runIndexFor } from "../store/index_shared.ts";
+import { runIndexFor } from "../store/run_index.ts";
 import { DEFAULT_SESSION, monitor } from "./monitor.ts";
 import { pathExists } from "../store/files.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, openBrowser, startServer } from "./server.ts";

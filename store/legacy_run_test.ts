@@ -3,10 +3,9 @@ import { join } from "node:path";
 import { isSpotError } from "../errors.ts";
 import { fixtureState } from "../tests/fixture_runs.ts";
 import { LEGACY_DIR, placeLegacyRuns, snapshotDir } from "../tests/legacy/fixtures.ts";
-import { closeRunIndexes } from "./index_shared.ts";
 import { fromPiWorkerState, isPiWorkerState, readPiWorkerUsage } from "./legacy_run.ts";
 import { resolvePaths } from "./paths.ts";
-import { RunIndex } from "./run_index.ts";
+import { closeRunIndexes, RunIndex } from "./run_index.ts";
 import { RunStore } from "./run_store.ts";
 
 const DONE = "pw-20260714-fix-add";

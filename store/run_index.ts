@@ -122,3 +122,21 @@ export class RunIndex {
     return query.totals(this.#conn.db);
   }
 }
+
+const open = new Map<string, RunIndex>();
+
+/** The process's one index for these paths, shared by its readers (`list`, the dashboard, `spot mcp`). */
+export function runIndexFor(paths: SpotPaths): RunIndex {
+  let index = open.get(paths.stateRoot);
+  if (!index) {
+    index = RunIndex.open(paths);
+    open.set(paths.stateRoot, index);
+  }
+  return index;
+}
+
+/** Closes every shared index (tests, and a server shutting down). */
+export function closeRunIndexes(): void {
+  for (const index of open.values()) index.close();
+  open.clear();
+}

@@ -1,6 +1,6 @@
 /** `list`: a read-only view of the run store, through the run index. */
 import type { SpotContext } from "../store/context.ts";
-import { runIndexFor } from "../store/index_shared.ts";
+import { runIndexFor } from "../store/run_index.ts";
 import { pathExists } from "../store/files.ts";
 import { RUN_STATUSES } from "../schemas/constants.ts";
 import { SpotError } from "../errors.ts";

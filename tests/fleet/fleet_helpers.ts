@@ -11,7 +11,7 @@ import { createApp } from "../../serve/app.ts";
 import { Config } from "../../schemas/config.ts";
 import { resolvePaths } from "../../store/paths.ts";
 import { ended } from "./nats_server.ts";
-import { runIndexFor } from "../../store/index_shared.ts";
+import { runIndexFor } from "../../store/run_index.ts";
 
 export interface Machine extends SpotEnv {
   name: string;
