@@ -11,6 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const BENCHES = [
   "loop_bench.ts",
   "small_loop_bench.ts",
+  "admit_bench.ts",
   "mcp_loop_bench.ts",
   "review_bench.ts",
   "dashboard_bench.ts",

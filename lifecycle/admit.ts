@@ -57,7 +57,7 @@ async function reclaimIfStranded(ctx: SpotContext, state: RunState, by: string):
  */
 async function holders(ctx: SpotContext, by: string, except?: string): Promise<RunState[]> {
   const out: RunState[] = [];
-  for (const s of (await ctx.store.all()).filter(holdsSlot)) {
+  for (const s of (await ctx.store.live()).filter(holdsSlot)) {
     if (s.runId === except) continue;
     if (onlyWhileWorked(s) && await reclaimIfStranded(ctx, s, by).catch(() => false)) continue;
     out.push(s);
@@ -71,7 +71,7 @@ async function holders(ctx: SpotContext, by: string, except?: string): Promise<R
  */
 export async function slotHolders(ctx: SpotContext): Promise<RunState[]> {
   const out: RunState[] = [];
-  for (const s of (await ctx.store.all()).filter(holdsSlot)) {
+  for (const s of (await ctx.store.live()).filter(holdsSlot)) {
     if (onlyWhileWorked(s)) {
       const glance = await probeRunLock(ctx.store.file(s.runId, ".lock")).catch(() => null);
       glance?.release();

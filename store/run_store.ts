@@ -7,14 +7,25 @@ import { SpotError } from "../errors.ts";
 import { lazy } from "../base/lazy.ts";
 import type { SpotEvent, SpotEventInput } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
-import { RUN_ID_PATTERN } from "../schemas/constants.ts";
-import { appendJsonLine, readJsonFile, readJsonLines, writeJsonAtomic, writeTextAtomic } from "./files.ts";
+import { RUN_ID_PATTERN, TERMINAL } from "../schemas/constants.ts";
+import {
+  appendJsonLine,
+  pathExists,
+  readJsonFile,
+  readJsonLines,
+  writeJsonAtomic,
+  writeTextAtomic,
+} from "./files.ts";
 import type { HeldLock } from "./lock.ts";
 import type { Reclaimed } from "./ledger.ts";
 import { runDir, type SpotPaths } from "./paths.ts";
 import { markRun } from "./index_marks.ts";
 
 /** Modules a read-only verb never needs, loaded on first use (docs/performance.md). */
+/** One empty file per run that has not ended (`live()`), and the sign that a state dir's list was written. */
+const LIVE_DIR = "live";
+const LIVE_SEEDED = ".listed";
+
 const legacyRuns = () => lazy<typeof import("./legacy_run.ts")>("./legacy_run.ts", import.meta.url);
 const workerLog = () => lazy<typeof import("./worker_log.ts")>("./worker_log.ts", import.meta.url);
 const locks = () => lazy<typeof import("./lock.ts")>("./lock.ts", import.meta.url);
@@ -70,11 +81,55 @@ export class RunStore {
   }
 
   async save(state: RunState): Promise<RunState> {
+    // A run that has not ended is listed in live/ before its state says so, and leaves it only after its state
+    // says it ended: a crash between leaves an extra entry (skipped when read), never a missing one.
+    const ended = TERMINAL.has(state.status);
+    if (!ended) this.#liveEntry(state.runId, true);
     // The run index (SQLite) is told by marks, which its readers take; a save never opens it (index_marks.ts).
     markRun(this.paths, state.runId);
     await writeJsonAtomic(this.file(state.runId, "state.json"), state);
     markRun(this.paths, state.runId);
+    if (ended) this.#liveEntry(state.runId, false);
     return state;
+  }
+
+  /**
+   * The runs that have not ended, read from their state: what admission counts slot holders among
+   * (lifecycle/admit.ts), instead of every run a user keeps. A state dir from before live/ is listed whole
+   * once to write it; an entry whose run ended, or whose directory is gone, is dropped.
+   */
+  async live(): Promise<RunState[]> {
+    const dir = join(this.paths.stateRoot, LIVE_DIR);
+    if (!pathExists(join(dir, LIVE_SEEDED))) {
+      for (const s of await this.all()) {
+        if (!TERMINAL.has(s.status) && !s.origin) this.#liveEntry(s.runId, true);
+      }
+      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      Deno.writeTextFileSync(join(dir, LIVE_SEEDED), "");
+    }
+    const out: RunState[] = [];
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!RUN_ID_PATTERN.test(entry.name)) continue;
+      const state = await readJsonFile<RunState>(this.file(entry.name, "state.json")).catch(() => null);
+      if (state?.runId === entry.name && !TERMINAL.has(state.status)) out.push(state);
+      else if (!pathExists(this.dir(entry.name)) || (state && TERMINAL.has(state.status))) {
+        this.#liveEntry(entry.name, false);
+      }
+    }
+    return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  #liveEntry(runId: string, live: boolean): void {
+    const path = join(this.paths.stateRoot, LIVE_DIR, runId);
+    try {
+      if (live) {
+        Deno.mkdirSync(join(this.paths.stateRoot, LIVE_DIR), { recursive: true, mode: 0o700 });
+        Deno.writeFileSync(path, new Uint8Array(), { mode: 0o600 });
+      } else Deno.removeSync(path);
+    } catch (error) {
+      // Already gone; anything else is a real failure to keep the list whole.
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
   }
 
   async event(runId: string, event: SpotEventInput): Promise<void> {
