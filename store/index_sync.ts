@@ -136,16 +136,20 @@ export async function syncMarks(db: DatabaseSync, stateRoot: string, runsDir: st
   if (at.size === from) return 0;
   if (at.size > MAX_MARKS_BYTES) {
     // Emptied first, then every directory compared: a save's mark after the write lands in the new file.
-    Deno.truncateSync(file, 0);
+    try {
+      Deno.truncateSync(file, 0);
+    } catch {
+      // Not ours to empty: the directories are compared all the same.
+    }
     const result = await rebuildIndex(db, runsDir);
     skipMarks(db, stateRoot, marksAt(file));
     return result.updated + result.removed;
   }
   const bytes = new Uint8Array(at.size - from);
+  let got = 0;
   const handle = Deno.openSync(file, { read: true });
   try {
     handle.seekSync(from, Deno.SeekMode.Start);
-    let got = 0;
     while (got < bytes.length) {
       const n = handle.readSync(bytes.subarray(got));
       if (n === null) break;
@@ -154,10 +158,10 @@ export async function syncMarks(db: DatabaseSync, stateRoot: string, runsDir: st
   } finally {
     handle.close();
   }
-  const text = new TextDecoder().decode(bytes);
-  // A line still being written is read next time.
-  const whole = text.lastIndexOf("\n") + 1;
-  const ids = new Set(text.slice(0, whole).split("\n").filter((l) => RUN_ID_PATTERN.test(l)));
+  // Up to the last whole line, in bytes: a line still being written is read next time.
+  const whole = bytes.subarray(0, got).lastIndexOf(0x0a) + 1;
+  const text = new TextDecoder().decode(bytes.subarray(0, whole));
+  const ids = new Set(text.split("\n").filter((l) => RUN_ID_PATTERN.test(l)));
   const known = db.prepare("SELECT stamp FROM runs WHERE run_id = ?");
   const changes: Change[] = [];
   for (const runId of ids) {
@@ -166,7 +170,7 @@ export async function syncMarks(db: DatabaseSync, stateRoot: string, runsDir: st
     if (change) changes.push(change);
   }
   const written = applyChanges(db, changes);
-  writeMeta(db, "marks_offset", String(from + new TextEncoder().encode(text.slice(0, whole)).length));
+  writeMeta(db, "marks_offset", String(from + whole));
   writeMeta(db, "marks_ino", at.ino);
   return written;
 }

@@ -275,3 +275,24 @@ Deno.test("only landed runs add to the avoided total, whatever a report made ear
     assert.deepEqual(index.totals().metered, { runs: 2, parentTokensSpent: 1010, tokensAvoided: 1900 });
   });
 });
+
+Deno.test("a marks file grown past its bound is emptied and every run directory compared", async () => {
+  await withIndex(async (paths, index) => {
+    await writeFixtureRun(paths, fixtureState("run-a", { status: "running" }));
+    await settle(paths.runsDir);
+    await index.refresh();
+    await Deno.writeTextFile(
+      join(paths.runsDir, "run-a", "state.json"),
+      JSON.stringify(fixtureState("run-a", { status: "verifying" })),
+    );
+    // Years of saves: far more marks than a refresh reads; the run that changed is among none of them.
+    const marks = join(paths.stateRoot, MARKS_FILE);
+    await Deno.writeTextFile(marks, "\nrun-zz-not-there\n".repeat(300_000));
+    await index.refresh();
+    assert.deepEqual((index.summaries()[0] as { status: string }).status, "verifying");
+    assert.equal((await Deno.stat(marks)).size, 0);
+    markRun(paths, "run-a");
+    await index.refresh();
+    assert.deepEqual((index.summaries()[0] as { status: string }).status, "verifying");
+  });
+});
