@@ -6,8 +6,7 @@
  * target=1.15`.
  */
 import { join } from "node:path";
-import { spawnProcess } from "../sandbox/spawn.ts";
-import { CLI, DENO_CONFIG, smallFixture } from "./small_fixture.ts";
+import { cliVerb, prepareArgs, smallFixture } from "./small_fixture.ts";
 import { benchRatio, finishBench } from "./bench_line.ts";
 
 const KEPT = 3_000;
@@ -16,16 +15,9 @@ const TARGET = 1.15;
 
 const f = await smallFixture("spot-admit-bench-");
 
-async function spot(stateDir: string, args: string[]): Promise<{ ms: number; out: Record<string, unknown> }> {
-  const started = performance.now();
-  const r = await spawnProcess(
-    [Deno.execPath(), "run", "--no-prompt", "--allow-all", "--config", DENO_CONFIG, CLI, ...args],
-    { cwd: f.repo, env: { ...f.env, PI_WORKER_STATE_DIR: stateDir }, timeoutMs: 120_000 },
-  );
-  const ms = performance.now() - started;
-  if (r.exitCode !== 0) throw new Error(`spot ${args[0]} exited ${r.exitCode}: ${r.stderr}`);
-  return { ms, out: JSON.parse(r.stdout) };
-}
+/** `spot <args>` in the fixture, its state in `stateDir`. */
+const spot = (stateDir: string, args: string[]) =>
+  cliVerb({ ...f, env: { ...f.env, PI_WORKER_STATE_DIR: stateDir } }, args);
 
 /** A state dir with `n` runs that ended, each state.json about as large as a real one. */
 async function keptRuns(n: number): Promise<string> {
@@ -52,17 +44,7 @@ async function keptRuns(n: number): Promise<string> {
 }
 
 async function prepareOnce(stateDir: string): Promise<number> {
-  const prep = await spot(stateDir, [
-    "prepare",
-    "--task",
-    f.taskFile,
-    "--profile",
-    "replay",
-    "--model",
-    f.episode,
-    "--sandbox",
-    "bwrap",
-  ]);
+  const prep = await spot(stateDir, prepareArgs(f));
   await spot(stateDir, ["discard", "--id", String(prep.out.runId)]);
   return prep.ms;
 }

@@ -113,21 +113,16 @@ export interface LoopTimes {
   runId: string;
 }
 
+/** `spot prepare` of the fixture's task with the instant replay worker, under bwrap. */
+export function prepareArgs(f: SmallFixture): string[] {
+  return ["prepare", "--task", f.taskFile, "--profile", "replay", "--model", f.episode, "--sandbox", "bwrap"];
+}
+
 /** The small loop as five CLI processes; the integrated commit dropped afterwards, outside the timing. */
 export async function cliLoop(f: SmallFixture, showTimings = false): Promise<LoopTimes> {
   const spot = (args: string[]) => cliVerb(f, args, showTimings);
   const verbs = {} as Record<Verb, number>;
-  const prep = await spot([
-    "prepare",
-    "--task",
-    f.taskFile,
-    "--profile",
-    "replay",
-    "--model",
-    f.episode,
-    "--sandbox",
-    "bwrap",
-  ]);
+  const prep = await spot(prepareArgs(f));
   verbs.prepare = prep.ms;
   const runId = String(prep.out.runId);
   verbs.run = (await spot(["run", "--id", runId])).ms;

@@ -109,19 +109,15 @@ function marksRead(db: DatabaseSync): { offset: number; ino: string } {
   return { offset: Number(readMeta(db, "marks_offset") ?? 0), ino: readMeta(db, "marks_ino") ?? "" };
 }
 
-/** Everything written to the marks file so far counts as read (a rebuild covered it). */
-export function skipMarks(
-  db: DatabaseSync,
-  stateRoot: string,
-  at = marksAt(join(stateRoot, MARKS_FILE)),
-): void {
-  writeMeta(db, "marks_offset", String(at.size));
-  writeMeta(db, "marks_ino", at.ino);
-}
-
 /** Where the marks file ends now: taken before a rebuild, so marks written during it are read next time. */
 export function marksEnd(stateRoot: string): { size: number; ino: string } {
   return marksAt(join(stateRoot, MARKS_FILE));
+}
+
+/** The marks up to `at` count as read (a rebuild covered them). */
+export function skipMarks(db: DatabaseSync, at: { size: number; ino: string }): void {
+  writeMeta(db, "marks_offset", String(at.size));
+  writeMeta(db, "marks_ino", at.ino);
 }
 
 /**
@@ -142,7 +138,7 @@ export async function syncMarks(db: DatabaseSync, stateRoot: string, runsDir: st
       // Not ours to empty: the directories are compared all the same.
     }
     const result = await rebuildIndex(db, runsDir);
-    skipMarks(db, stateRoot, marksAt(file));
+    skipMarks(db, marksAt(file));
     return result.updated + result.removed;
   }
   const bytes = new Uint8Array(at.size - from);

@@ -68,7 +68,7 @@ export class RunIndex {
       // Marks written before the rebuild are covered by it; those written during it are read next time.
       const marks = marksEnd(this.paths.stateRoot);
       await this.#rebuild();
-      skipMarks(db, this.paths.stateRoot, marks);
+      skipMarks(db, marks);
       if (Date.now() - folder > RACY_MS) {
         writeMeta(db, "runs_mtime", String(folder));
         this.#writes++;
