@@ -17,7 +17,11 @@ export type EnvReader = (name: string) => string | undefined;
 export interface MeterOptions {
   env: EnvReader;
   now: () => string;
+  /** How long a session file that does not exist yet is waited for (default 5 s; see findSessionFile). */
+  settleMs?: number;
 }
+
+const SETTLE_MS = 5_000;
 
 /** Why each parent spot cannot meter gets no number (the seed's table). */
 const UNMETERED: Record<string, string> = {
@@ -79,6 +83,7 @@ function threadFor(agent: MeteredAgent, env: EnvReader): { threadId: string; sou
 async function meterCodex(
   env: EnvReader,
   threadId: string,
+  settleMs: number,
 ): Promise<Omit<AvailableSnapshot, "takenAt" | "threadIdSource">> {
   const root = join(home(env, "CODEX_HOME", ".codex"), "sessions");
   const file = await findSessionFile(
@@ -86,6 +91,7 @@ async function meterCodex(
     root,
     threadId,
     (name) => name === `${threadId}.jsonl` || name.endsWith(`-${threadId}.jsonl`),
+    settleMs,
   );
   const read = readCodexRollout(await Deno.readTextFile(file));
   if (read.sessionId !== null && read.sessionId !== threadId) {
@@ -117,9 +123,11 @@ async function meterCodex(
 async function meterClaude(
   env: EnvReader,
   threadId: string,
+  settleMs: number,
 ): Promise<Omit<AvailableSnapshot, "takenAt" | "threadIdSource">> {
   const root = join(home(env, "CLAUDE_CONFIG_DIR", ".claude"), "projects");
-  const file = await findSessionFile("claude-code", root, threadId, (name) => name === `${threadId}.jsonl`);
+  const matches = (name: string) => name === `${threadId}.jsonl`;
+  const file = await findSessionFile("claude-code", root, threadId, matches, settleMs);
   // Newer versions keep subagent transcripts in a folder named after the session.
   const files = [file, ...await findJsonl(join(dirname(file), threadId), () => true)];
   const read = readClaudeSession(await Promise.all(files.map((f) => Deno.readTextFile(f))));
@@ -148,9 +156,10 @@ export async function meterThread(
 ): Promise<AvailableSnapshot> {
   checkThreadId(agent, thread.threadId, thread.source);
   const takenAt = options.now();
+  const settleMs = options.settleMs ?? SETTLE_MS;
   const body = agent === "codex"
-    ? await meterCodex(options.env, thread.threadId)
-    : await meterClaude(options.env, thread.threadId);
+    ? await meterCodex(options.env, thread.threadId, settleMs)
+    : await meterClaude(options.env, thread.threadId, settleMs);
   return { ...body, takenAt, threadIdSource: thread.source };
 }
 

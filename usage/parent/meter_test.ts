@@ -92,9 +92,28 @@ for (const [agent, caller, env] of CASES) {
       const vars = { ...env(home), PARENT_THREAD_ID: "00000000-1111-2222-3333-444444444444" };
       if (agent === "codex") delete (vars as Record<string, string>).CODEX_THREAD_ID;
       await rejectsWith(
-        takeParentSnapshot(caller, { env: envOf(vars), now }),
-        /no session file for thread "00000000-1111-2222-3333-444444444444"/,
+        takeParentSnapshot(caller, { env: envOf(vars), now, settleMs: 150 }),
+        /no session file for thread "00000000-1111-2222-3333-444444444444" .*\(looked for 150 ms\)/,
       );
+    });
+  });
+
+  Deno.test(`the ${caller} meter waits for a session file the parent has not flushed yet`, async () => {
+    await withHome(async (home) => {
+      const text = chunk(await fixtureLines(agent), 0);
+      // Without the wait, a meter taken before the parent's first flush is refused.
+      await rejectsWith(
+        takeParentSnapshot(caller, { env: envOf(env(home)), now, settleMs: 0 }),
+        /no session file for thread/,
+      );
+      const started = Date.now();
+      const snapshot = takeParentSnapshot(caller, { env: envOf(env(home)), now, settleMs: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await liveSession(agent, home, text);
+      const taken = await snapshot as AvailableSnapshot;
+      assert.equal(taken.available, true);
+      assert.equal(taken.totalTokens, EXPECTED[agent].end.totalTokens);
+      assert.ok(Date.now() - started < 4_000, "found soon after it appeared, not at the end of the wait");
     });
   });
 }
@@ -198,6 +217,7 @@ Deno.test("the claude-code meter takes the session id Claude Code gives what it 
       takeParentSnapshot("claude-code", {
         env: envOf({ CLAUDE_CONFIG_DIR: home, CLAUDE_CODE_SESSION_ID: other }),
         now,
+        settleMs: 0,
       }),
       new RegExp(`no session file for thread "${other}"`),
     );

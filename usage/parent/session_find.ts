@@ -41,19 +41,42 @@ export async function findJsonl(root: string, matches: (name: string) => boolean
   return found.sort();
 }
 
-/** The single session file for `threadId`, or a clear error. */
+/** How often a missing session file is looked for again while the wait lasts. */
+const SETTLE_POLL_MS = 50;
+
+/**
+ * The single session file for `threadId`, or a clear error. A parent writes its transcript in batches
+ * (Claude Code flushes its queue every 100 ms or so), so a meter taken as the session's first tool call can
+ * come before the file exists: a missing file is looked for again for up to `settleMs`. Two files are refused
+ * at once; waiting cannot make them one.
+ */
 export async function findSessionFile(
   agent: string,
   root: string,
   threadId: string,
   matches: (name: string) => boolean,
+  settleMs = 0,
 ): Promise<string> {
-  const found = await findJsonl(root, matches);
+  const until = Date.now() + settleMs;
+  let found = await findJsonl(root, matches);
+  while (found.length === 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(SETTLE_POLL_MS, until - Date.now())));
+    found = await findJsonl(root, matches);
+  }
   if (found.length === 0) {
     throw new SpotError(
       "PARENT_METER_FAILED",
-      `Cannot meter the ${agent} parent: no session file for thread "${threadId}" under ${root}`,
-      { details: { agent, threadId, root, hint: "check the thread id and the agent's home directory" } },
+      `Cannot meter the ${agent} parent: no session file for thread "${threadId}" under ${root}` +
+        (settleMs > 0 ? ` (looked for ${settleMs} ms)` : ""),
+      {
+        details: {
+          agent,
+          threadId,
+          root,
+          settleMs,
+          hint: "check the thread id and the agent's home directory",
+        },
+      },
     );
   }
   if (found.length > 1) {
