@@ -34,17 +34,23 @@ interface EscapeSnapshot {
   pointer?: string;
 }
 
-async function walk(root: string, rel: string, out: Record<string, string>): Promise<void> {
+/** What `rel` under `root` holds, a file's mode and hash or a link's target, each file and dir walked at once. */
+async function walk(root: string, rel: string): Promise<Record<string, string>> {
   const path = join(root, rel);
   const info = await Deno.lstat(path).catch(() => null);
-  if (!info) return;
-  if (info.isDirectory) {
-    for await (const e of Deno.readDir(path)) await walk(root, join(rel, e.name), out);
-  } else if (info.isSymlink) {
-    out[rel] = `link:${await Deno.readLink(path)}`;
-  } else {
-    out[rel] = `${(info.mode ?? 0).toString(8)}:${await sha256Hex(await Deno.readFile(path))}`;
+  if (!info) return {};
+  if (info.isSymlink) return { [rel]: `link:${await Deno.readLink(path)}` };
+  if (!info.isDirectory) {
+    return { [rel]: `${(info.mode ?? 0).toString(8)}:${await sha256Hex(await Deno.readFile(path))}` };
   }
+  const names: string[] = [];
+  for await (const e of Deno.readDir(path)) names.push(e.name);
+  return await walkAll(root, names.map((name) => join(rel, name)));
+}
+
+/** Every path's walk side by side, merged in the order given (the record is the same as one walk after another). */
+async function walkAll(root: string, rels: string[]): Promise<Record<string, string>> {
+  return Object.assign({}, ...await Promise.all(rels.map((rel) => walk(root, rel))));
 }
 
 /**
@@ -61,23 +67,23 @@ async function refs(source: string, branch: string | null): Promise<Record<strin
   return Object.fromEntries(entries);
 }
 
+/** The snapshot's parts are independent: the git dir's files, the refs and the checkout's content run at once. */
 async function snapshot(state: RunState): Promise<EscapeSnapshot> {
   const source = state.sourceRoot;
-  const gitDir = await gitCommonDir(source);
-  const files: Record<string, string> = {};
-  for (const rel of WATCHED) await walk(gitDir, rel, files);
-  const own = relative(gitDir, (await worktreeOf(state)).gitDir);
-  for (const rel of WATCHED_WORKTREE) await walk(gitDir, join(own, rel), files);
-  const pointer: Record<string, string> = {};
-  await walk(state.worktreePath, ".git", pointer);
-  return {
-    gitDir,
-    files,
-    refs: await refs(source, state.sourceBranch),
-    // spot's own input files are left out here and watched by content below (gates/input_files.ts).
-    content: await contentDigest(source, { exclude: inputPaths(state) }),
-    pointer: pointer[".git"] ?? "missing",
+  const gitFiles = async () => {
+    const gitDir = await gitCommonDir(source);
+    const own = relative(gitDir, (await worktreeOf(state)).gitDir);
+    const files = await walkAll(gitDir, [...WATCHED, ...WATCHED_WORKTREE.map((rel) => join(own, rel))]);
+    return { gitDir, files };
   };
+  const [{ gitDir, files }, refsNow, content, pointer] = await Promise.all([
+    gitFiles(),
+    refs(source, state.sourceBranch),
+    // spot's own input files are left out here and watched by content below (gates/input_files.ts).
+    contentDigest(source, { exclude: inputPaths(state) }),
+    walk(state.worktreePath, ".git"),
+  ]);
+  return { gitDir, files, refs: refsNow, content, pointer: pointer[".git"] ?? "missing" };
 }
 
 /** Records the baseline; returns its sha256 for `state.baselines`. */
@@ -99,13 +105,13 @@ function changedKeys(before: Record<string, string>, after: Record<string, strin
 /** What the worker changed outside its worktree; empty when nothing. A lost baseline blocks the run. */
 export async function escapeChanges(ctx: SpotContext, state: RunState): Promise<string[]> {
   const before = await trustedBaseline<EscapeSnapshot>(ctx, state, "escape.json");
-  const now = await snapshot(state);
+  const [now, inputs] = await Promise.all([snapshot(state), changedInputFiles(state)]);
   const changes = [
     ...changedKeys(before.files, now.files, ".git/"),
     ...changedKeys(before.refs, now.refs, "ref"),
   ].map((c) => c.replace(".git/ ", `${relative(state.sourceRoot, before.gitDir) || ".git"}/`));
   if (before.content !== now.content) changes.push("the source checkout's files changed");
-  for (const path of await changedInputFiles(state)) {
+  for (const path of inputs) {
     changes.push(`${path}, an input file spot read from the source checkout, changed`);
   }
   if (before.pointer !== undefined && before.pointer !== now.pointer) {

@@ -189,10 +189,11 @@ async function buildWorktree(
   try {
     next = await materializeWorktree(ctx, state);
     // Baselines for the lock and escape gates, taken before any worker runs; their hashes go in state.json.
-    const baselines = {
-      "locked.json": await recordLocks(ctx, task, next.sourceRoot, next.workerBaseRevision),
-      "escape.json": await recordEscapeBaseline(ctx, next),
-    };
+    const [locked, escape] = await Promise.all([
+      recordLocks(ctx, task, next.sourceRoot, next.workerBaseRevision),
+      recordEscapeBaseline(ctx, next),
+    ]);
+    const baselines = { "locked.json": locked, "escape.json": escape };
     next = await ctx.store.save({ ...next, baselines, updatedAt: ctx.now() });
     // The project's dependencies, for the worker and the checks: reused, set up, or none, with the reason.
     const deps = await provideDependencies(ctx, next);
