@@ -126,3 +126,25 @@ Deno.test("replayAdapter classifies a scripted failure and a scripted crash", as
   equal(bad.failure?.code, "cli_crash");
   ok(bad.failure?.message.includes(`Unknown op "nope"`));
 });
+
+Deno.test("the replay plan names every module the replay worker imports, for spot to compile ahead", async () => {
+  const { replayProgram } = await import("./clis/replay.ts");
+  const program = replayProgram()!;
+  const plan = replayAdapter.plan(spec("/tmp/r7"));
+  deepStrictEqual(plan.denoPrograms, [program]);
+  // The worker's static import graph, as Deno sees it: a module left off would change without a new stamp.
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--no-config", program.entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  ok(info.success, new TextDecoder().decode(info.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as { modules: { local?: string }[] };
+  const local = graph.modules.map((m) => m.local).filter((p): p is string => p !== undefined).sort();
+  deepStrictEqual(local, [program.entry, ...program.modules].sort());
+  // Another binary than the shim is not spot's program.
+  equal(
+    replayAdapter.plan(spec("/tmp/r7", { binary: "/usr/local/bin/spot-replay" })).denoPrograms,
+    undefined,
+  );
+});

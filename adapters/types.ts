@@ -89,6 +89,12 @@ export interface LaunchSpec {
   resumeSession?: string;
 }
 
+/** A Deno program of spot's that a launch runs inside the sandbox: its entry and every module it imports. */
+export interface DenoProgram {
+  entry: string;
+  modules: string[];
+}
+
 export interface LaunchPlan {
   argv: string[];
   /** The complete environment; the child is spawned with clearEnv. */
@@ -97,6 +103,8 @@ export interface LaunchPlan {
   files: { path: string; content: string }[];
   /** Feed this file on stdin then close it; stdin is null otherwise. */
   stdinFile?: string;
+  /** spot's own Deno programs the launch runs (the replay worker), compiled before an OS-sandboxed launch. */
+  denoPrograms?: DenoProgram[];
 }
 
 /** What the finished process looked like, for `finish`. */

@@ -6,7 +6,7 @@
 import { dirname, isAbsolute, join, relative } from "../base/path.ts";
 import { newParseState, type WorkerAdapter, type WorkerOutcome } from "../adapters/types.ts";
 import { SpotError } from "../errors.ts";
-import { killProgram, runStarted, type StartedStep } from "../isolation/step_runner.ts";
+import { denoDir, killProgram, runStarted, type StartedStep } from "../isolation/step_runner.ts";
 import { type WorkerLaunch, workerSandbox } from "../isolation/worker_launch.ts";
 import type { Phase } from "../schemas/events.ts";
 import type { RunState } from "../schemas/run_state.ts";
@@ -20,6 +20,7 @@ import { becomeSubreaper } from "./subreaper.ts";
 import { startWorkerStep, workerStart } from "./step_start.ts";
 import { copyHomeFiles, type HomeFiles, removeHomeFiles } from "./home.ts";
 import { launchSettings } from "./settings.ts";
+import { warmDenoPrograms } from "./deno_warm.ts";
 import { budgetSpent, NO_SPEND, spend, type TurnBudget } from "./budget.ts";
 import { unreachableMessage } from "../isolation/worker_network.ts";
 import { workerActivity } from "../store/worker_log.ts";
@@ -181,10 +182,19 @@ async function planAttempt(
     planFiles: plan.files,
   });
   await writePlanFiles(adapter, runDir, plan.files);
+  // spot's own Deno programs keep their compiled code in spot's Deno cache: compiled before the launch under
+  // an OS sandbox, which shows that cache read-only; compiled by themselves otherwise (deno_warm.ts).
+  const programs = plan.denoPrograms ?? [];
+  if (programs.length > 0 && !sandbox.os) plan.env.DENO_DIR = denoDir(ctx.env);
+  const warm = programs.length > 0 && sandbox.os
+    ? warmDenoPrograms(programs, { cacheRoot: ctx.paths.cacheRoot, env: ctx.env }).catch(() => false)
+    : null;
   const launch = await sandbox.launch(plan, homeDir, homeFiles).catch(async (error) => {
+    await warm;
     await removeHomeFiles(homeFiles);
     throw error;
   });
+  await warm;
   const spec: WorkerStepSpec = {
     argv: launch.argv,
     cwd: state.worktreePath,

@@ -7,7 +7,7 @@ import { fromFileUrl } from "../../base/path.ts";
 import type { CliRecord } from "./record.ts";
 import { noSettings } from "./record.ts";
 import { join } from "../../base/path.ts";
-import type { LaunchPlan, LaunchSpec } from "../types.ts";
+import type { DenoProgram, LaunchPlan, LaunchSpec } from "../types.ts";
 import { lazy } from "../../base/lazy.ts";
 
 const stream = () => lazy<typeof import("../streams/pi.ts")>("../streams/pi.ts", import.meta.url);
@@ -18,6 +18,13 @@ const FALLBACK_BINARY = "spot-replay";
 function shimPath(): string {
   const url = new URL("../../replay/spot-replay", import.meta.url);
   return url.protocol === "file:" ? fromFileUrl(url) : FALLBACK_BINARY;
+}
+
+/** The replay worker's own modules, which the shim runs with Deno (none when spot runs from a bundle). */
+export function replayProgram(): DenoProgram | null {
+  const at = (path: string) => new URL(`../../replay/${path}`, import.meta.url);
+  if (at("replay_worker.ts").protocol !== "file:") return null;
+  return { entry: fromFileUrl(at("replay_worker.ts")), modules: [fromFileUrl(at("episode.ts"))] };
 }
 
 export const replayCli: CliRecord = {
@@ -47,6 +54,7 @@ export const replayCli: CliRecord = {
 };
 
 function plan(spec: LaunchSpec): LaunchPlan {
+  const program = replayProgram();
   // A resumed session plays the episode's follow-up lines, so a test can script the turn `agent send` starts.
   const phase = spec.resumeSession ? "follow-up" : spec.phase;
   return {
@@ -60,5 +68,6 @@ function plan(spec: LaunchSpec): LaunchPlan {
     env: { ...spec.baseEnv, HOME: spec.homeDir, SPOT_DENO: Deno.execPath(), NO_COLOR: "1" },
     files: [],
     stdinFile: spec.promptFile,
+    ...(program && spec.binary === shimPath() ? { denoPrograms: [program] } : {}),
   };
 }
