@@ -8,6 +8,7 @@ import { join } from "../base/path.ts";
 import { withWorktreeLock } from "../git/worktree_lock.ts";
 import { dropWorktree } from "../git/worktree.ts";
 import { git, gitText } from "../git/git.ts";
+import { gitCommonDir } from "../git/repo.ts";
 import { takeLease } from "../store/ledger.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import type { SpotContext } from "../store/context.ts";
@@ -39,7 +40,8 @@ export async function checkOutPristine(
   dir = pristineDir(ctx, state),
 ): Promise<PristineTree> {
   const cwd = state.sourceRoot;
-  const commit = await gitText([
+  // The commit, the lease and the lookup of the worktree lock's dir are independent: all three at once.
+  const committed = gitText([
     "commit-tree",
     tree,
     "-p",
@@ -50,24 +52,35 @@ export async function checkOutPristine(
     cwd,
     identity: state.identity,
   });
-  await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
+  void gitCommonDir(cwd).catch(() => {});
   // Written down before it exists: a `kill -9` skips `drop`, and the next verb on the run (or recover,
   // cleanup, gc) finds the lease and removes the tree and its entry in the user's repository.
-  const lease = await takeLease(ctx.store.dir(state.runId), {
-    kind: "worktree",
-    what: "pristine tree",
-    path: dir,
-    repo: cwd,
-  });
+  const leased = (async () => {
+    await Deno.mkdir(join(ctx.paths.cacheRoot, "pristine"), { recursive: true });
+    return await takeLease(ctx.store.dir(state.runId), {
+      kind: "worktree",
+      what: "pristine tree",
+      path: dir,
+      repo: cwd,
+    });
+  })();
+  const [commit, lease] = await Promise.allSettled([committed, leased]);
+  if (commit.status === "rejected" || lease.status === "rejected") {
+    if (lease.status === "fulfilled") await lease.value.release();
+    throw commit.status === "rejected" ? commit.reason : (lease as PromiseRejectedResult).reason;
+  }
   let dropped = false;
   const drop = async () => {
     if (dropped) return;
     dropped = true;
     await dropWorktree(cwd, dir);
-    await lease.release();
+    await lease.value.release();
   };
   try {
-    await withWorktreeLock(cwd, () => git(["worktree", "add", "--quiet", "--detach", dir, commit], { cwd }));
+    await withWorktreeLock(
+      cwd,
+      () => git(["worktree", "add", "--quiet", "--detach", dir, commit.value], { cwd }),
+    );
   } catch (error) {
     await drop();
     throw error;

@@ -38,14 +38,14 @@ export async function scanRun(
   ctx: SpotContext,
   state: RunState,
   task: ResolvedContract,
-  options: { onDelta?: (delta: Delta) => void } = {},
+  options: { onTree?: (tree: string) => void } = {},
 ): Promise<RunScan> {
   const delta = await computeDelta(
     await worktreeOf(state),
     state.workerBaseRevision,
     ctx.store.dir(state.runId),
+    options.onTree,
   );
-  options.onDelta?.(delta);
   const files = parseDiff(delta.diff);
   const limits = ctx.config.limits;
   const scan = scanDelta(files, delta.diffBytes, {

@@ -29,10 +29,19 @@ export async function diffTrees(worktree: WorktreeRef, from: string, to: string)
   return (await git([...DIFF_ARGS, from, to, "--"], { cwd: worktree.path, gitDir: worktree.gitDir })).stdout;
 }
 
-/** Computes the delta of `worktree` against `base`; `scratchDir` holds the temporary index. */
-export async function computeDelta(worktree: WorktreeRef, base: string, scratchDir: string): Promise<Delta> {
+/**
+ * Computes the delta of `worktree` against `base`; `scratchDir` holds the temporary index. `onTree` hears the
+ * tree as soon as it is written, before the diff (verify starts checking it out then).
+ */
+export async function computeDelta(
+  worktree: WorktreeRef,
+  base: string,
+  scratchDir: string,
+  onTree?: (tree: string) => void,
+): Promise<Delta> {
   const indexFile = tempIndexPath(scratchDir, "delta");
   const tree = await treeOfWorktree(worktree, base, indexFile);
+  onTree?.(tree);
   const diff = await diffTrees(worktree, base, tree);
   return {
     base,

@@ -59,6 +59,8 @@ export async function toplevelAndHead(cwd: string): Promise<{ root: string; head
 }
 
 const commonDirs = new Map<string, string>();
+/** Lookups under way, shared by callers that ask before the first answer (verify asks ahead of its lock). */
+const asking = new Map<string, Promise<string>>();
 
 function isDirectory(path: string): boolean {
   try {
@@ -76,9 +78,17 @@ function isDirectory(path: string): boolean {
 export async function gitCommonDir(cwd: string): Promise<string> {
   const known = commonDirs.get(cwd);
   if (known && isDirectory(known)) return known;
-  const dir = await gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
-  commonDirs.set(cwd, dir);
-  return dir;
+  const pending = asking.get(cwd);
+  if (pending) return await pending;
+  const lookup = gitText(["rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd });
+  asking.set(cwd, lookup);
+  try {
+    const dir = await lookup;
+    commonDirs.set(cwd, dir);
+    return dir;
+  } finally {
+    asking.delete(cwd);
+  }
 }
 
 export async function branchExists(cwd: string, branch: string): Promise<boolean> {

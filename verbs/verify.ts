@@ -68,8 +68,8 @@ export async function verifyRun(ctx: SpotContext, runId: string): Promise<Verify
     try {
       await refuseNestedGit(ctx, state);
       scanned = await scanRun(ctx, state, task, {
-        onDelta: (delta) => {
-          checkout = checkOutPristine(ctx, state, delta.tree, pristine);
+        onTree: (tree) => {
+          checkout = checkOutPristine(ctx, state, tree, pristine);
           checkout.catch(() => {}); // its error counts only where the checks need the tree, below
         },
       });
