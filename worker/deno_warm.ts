@@ -1,13 +1,13 @@
 /**
- * Deno programs of spot's that run inside the OS sandbox (the replay worker, the network bridge) see Deno's
+ * Deno programs of spot's that run inside the OS sandbox at their own path (the replay worker) see Deno's
  * cache read-only: a program never compiled outside it is compiled again on every launch and its compiled
  * code never kept (~140 ms on each replay turn, measured in docs/performance.md). Before such a launch spot
  * compiles the program once outside the sandbox (`deno cache`), into the cache the sandbox shows, and leaves a
- * stamp named after Deno's version and the program's files, so later launches only look for the stamp.
+ * stamp holding Deno's version and the program's files (base/cache_dir.ts), so later launches only read it.
  * A program whose files change gets a new stamp; a failed warm-up only costs the launch its speed.
  */
 import { join } from "../base/path.ts";
-import { sha256Hex } from "../git/hash.ts";
+import { readCacheEntry, writeCacheEntry } from "../base/cache_dir.ts";
 import { denoDir } from "../isolation/step_runner.ts";
 import { spawnProcess } from "../sandbox/spawn.ts";
 import type { DenoProgram } from "../adapters/types.ts";
@@ -15,15 +15,15 @@ import type { DenoProgram } from "../adapters/types.ts";
 /** Compiling a few small modules takes well under a second; past this the launch goes on without it. */
 const WARM_TIMEOUT_MS = 60_000;
 
-/** The stamp's name: Deno's version and each module's path, size and modification time. */
-export async function warmKey(program: DenoProgram): Promise<string | null> {
+/** What a stamp stands for: Deno (version and binary) and each module's path, size and modification time. */
+export async function warmInputs(program: DenoProgram): Promise<string | null> {
   const files: [string, number, number][] = [];
   for (const path of [program.entry, ...program.modules]) {
     const info = await Deno.stat(path).catch(() => null);
     if (!info?.isFile) return null;
     files.push([path, info.size, info.mtime?.getTime() ?? 0]);
   }
-  return await sha256Hex(JSON.stringify([Deno.version.deno, Deno.execPath(), files]));
+  return JSON.stringify([Deno.version.deno, Deno.execPath(), files]);
 }
 
 /**
@@ -34,12 +34,11 @@ export async function warmDenoPrograms(
   programs: DenoProgram[],
   options: { cacheRoot: string; env: (name: string) => string | undefined },
 ): Promise<boolean> {
+  const stamps = join(options.cacheRoot, "deno-warm");
   const results = await Promise.all(programs.map(async (program) => {
-    const key = await warmKey(program);
-    if (key === null) return false;
-    const stamps = join(options.cacheRoot, "deno-warm");
-    const stamp = join(stamps, key);
-    if (await Deno.stat(stamp).then(() => true, () => false)) return true;
+    const inputs = await warmInputs(program);
+    if (inputs === null) return false;
+    if (readCacheEntry(stamps, inputs) !== null) return true;
     const r = await spawnProcess(
       [Deno.execPath(), "cache", "--no-config", "--no-lock", "--quiet", program.entry],
       {
@@ -48,8 +47,7 @@ export async function warmDenoPrograms(
       },
     );
     if (r.exitCode !== 0) return false;
-    await Deno.mkdir(stamps, { recursive: true });
-    await Deno.writeTextFile(stamp, `${program.entry}\n`);
+    await writeCacheEntry(stamps, inputs, { entry: program.entry });
     return true;
   }));
   return results.every(Boolean);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { warmDenoPrograms, warmKey } from "./deno_warm.ts";
+import { warmDenoPrograms, warmInputs } from "./deno_warm.ts";
 
 /** A program of two modules in a temp dir, a fresh Deno cache, and spot's cache root beside them. */
 async function world() {
@@ -65,15 +65,15 @@ Deno.test("warmDenoPrograms() leaves no stamp for a program that does not compil
   }
 });
 
-Deno.test("warmKey() names Deno's version and every module's size and time", async () => {
+Deno.test("warmInputs() name Deno and every module's size and time", async () => {
   const w = await world();
   try {
-    const key = await warmKey(w.program);
-    assert.match(key ?? "", /^[0-9a-f]{64}$/);
-    assert.equal(await warmKey(w.program), key);
+    const inputs = await warmInputs(w.program);
+    assert.ok(inputs?.includes(Deno.version.deno) && inputs.includes(w.module));
+    assert.equal(await warmInputs(w.program), inputs);
     await Deno.utime(w.module, new Date(2020, 0, 1), new Date(2020, 0, 1));
-    assert.notEqual(await warmKey(w.program), key);
-    assert.equal(await warmKey({ entry: w.entry, modules: [join(w.dir, "gone.ts")] }), null);
+    assert.notEqual(await warmInputs(w.program), inputs);
+    assert.equal(await warmInputs({ entry: w.entry, modules: [join(w.dir, "gone.ts")] }), null);
   } finally {
     await Deno.remove(w.dir, { recursive: true });
   }
