@@ -55,33 +55,40 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   return await Deno.lstat(path).catch(() => null);
 }
 
+/** A link found at a path, or (null) a path whose link the later source removes. */
+type Found = [string, Link | null];
+
 /** The base commit's links. */
-async function treeLinks(root: string, base: string, links: Map<string, Link>): Promise<void> {
+async function treeLinks(root: string, base: string): Promise<Found[]> {
   const entries = [...(await listTree(root, base))].filter(([, e]) => e.mode === LINK_MODE);
   const targets = await blobTexts(root, entries.map(([, e]) => e.oid));
-  entries.forEach(([path], i) => links.set(path, { target: targets[i], source: "tracked" }));
+  return entries.map(([path], i) => [path, { target: targets[i], source: "tracked" }]);
 }
 
 /** The checkout's uncommitted state over the base, as the snapshot copies it (git/worktree.ts). */
-async function workingLinks(root: string, links: Map<string, Link>): Promise<void> {
-  const changed = (await gitText(["diff", "--name-only", "-z", "--no-renames", "HEAD"], { cwd: root }))
-    .split("\0").filter((p) => p.length > 0);
-  const untracked = await untrackedFiles(root);
+async function workingLinks(root: string): Promise<Found[]> {
+  const [diff, untracked] = await Promise.all([
+    gitText(["diff", "--name-only", "-z", "--no-renames", "HEAD"], { cwd: root }),
+    untrackedFiles(root),
+  ]);
+  const changed = diff.split("\0").filter((p) => p.length > 0);
+  const found: Found[] = [];
   for (const [paths, source] of [[changed, "changed"], [untracked, "untracked"]] as const) {
     for (const path of paths) {
       const info = await lstatOrNull(join(root, path));
-      if (info?.isSymlink) links.set(path, { target: await Deno.readLink(join(root, path)), source });
-      else links.delete(path);
+      found.push([path, info?.isSymlink ? { target: await Deno.readLink(join(root, path)), source } : null]);
     }
   }
+  return found;
 }
 
 /** Links inside the ignored paths `.worktreeinclude` copies in, walked as the copy walks them. */
-async function includedLinks(root: string, base: string, links: Map<string, Link>): Promise<void> {
+async function includedLinks(root: string, base: string): Promise<Found[]> {
+  const found: Found[] = [];
   const walk = async (rel: string): Promise<void> => {
     const info = await lstatOrNull(join(root, rel));
     if (info?.isSymlink) {
-      links.set(rel, { target: await Deno.readLink(join(root, rel)), source: "worktreeinclude" });
+      found.push([rel, { target: await Deno.readLink(join(root, rel)), source: "worktreeinclude" }]);
     } else if (info?.isDirectory) {
       for await (const e of Deno.readDir(join(root, rel))) await walk(join(rel, e.name));
     }
@@ -90,18 +97,26 @@ async function includedLinks(root: string, base: string, links: Map<string, Link
     const ignored = await git(["check-ignore", "-q", "--", rel], { cwd: root, allowFailure: true });
     if (ignored.exitCode === 0) await walk(rel);
   }
+  return found;
 }
 
-/** Every link the worktree would start with that leads outside the repository, with where it came from. */
+/**
+ * Every link the worktree would start with that leads outside the repository, with where it came from. The
+ * three sources are read at once, then laid over each other in order: the base, the uncommitted state (which
+ * also removes links), the included files.
+ */
 export async function escapingSourceLinks(
   root: string,
   options: { base: string; startCommit?: string },
 ): Promise<(LinkEscape & { source: LinkSource })[]> {
+  const layers = await Promise.all([
+    treeLinks(root, options.startCommit ?? options.base),
+    // A job's task starts from the job's own base commit, which already holds the snapshot.
+    options.startCommit ? [] : workingLinks(root),
+    includedLinks(root, options.base),
+  ]);
   const links = new Map<string, Link>();
-  await treeLinks(root, options.startCommit ?? options.base, links);
-  // A job's task starts from the job's own base commit, which already holds the snapshot.
-  if (!options.startCommit) await workingLinks(root, links);
-  await includedLinks(root, options.base, links);
+  for (const [path, link] of layers.flat()) link ? links.set(path, link) : links.delete(path);
   const targets = new Map([...links].map(([path, l]) => [path, l.target]));
   return escapingLinks(targets).map((e) => ({ ...e, source: links.get(e.path)!.source }));
 }

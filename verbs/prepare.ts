@@ -86,11 +86,13 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   const task = await resolveContract(ctx, options.taskFile, options.runId);
   // A check that cannot start would fail only at verify, after the worker's turn: refuse it now.
   requireCheckPrograms(task, { cwd: task.repositoryRoot, env: ctx.env });
-  // A link out of the repository in the tree the worker starts from: refused before any branch or worktree.
-  await refuseEscapingLinks(task.repositoryRoot, {
+  // A link out of the repository in the tree the worker starts from: refused before any branch or worktree,
+  // looked for while the sandbox and the route are decided (their refusals, when both fail, come first).
+  const linksChecked = refuseEscapingLinks(task.repositoryRoot, {
     base: task.baseRevision,
     startCommit: options.startCommit,
   });
+  linksChecked.catch(() => {}); // awaited below, with the source's fingerprint
   // Fail closed before anything is written: no sandbox, no run (unless the user opted out).
   const sandbox = await decideSandbox(ctx, { flag: options.sandbox });
   // Routing takes only profiles that can run here; a named profile is taken as named.
@@ -119,7 +121,8 @@ export async function prepare(ctx: SpotContext, options: PrepareOptions): Promis
   ];
   const handed = await inputFilesIn(task.repositoryRoot, ctx.cwd, given.filter((f) => f !== undefined));
   const inputFiles = [...handed, ...await rememberedInputFiles(ctx, task.repositoryRoot, handed)];
-  const [fingerprint, identity] = await Promise.all([
+  const [, fingerprint, identity] = await Promise.all([
+    linksChecked,
     sourceFingerprint(task.repositoryRoot, { exclude: inputFiles.map((f) => f.path) }),
     userIdentity(task.repositoryRoot),
   ]);
