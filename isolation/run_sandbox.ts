@@ -7,6 +7,7 @@
  * `SandboxHost`, so tests decide for a Mac on Linux.
  */
 import { join } from "../base/path.ts";
+import { lazy } from "../base/lazy.ts";
 import { SpotError } from "../errors.ts";
 import type { RunState } from "../schemas/run_state.ts";
 import {
@@ -14,7 +15,6 @@ import {
   noneBackend,
   noneEnforcement,
   type SandboxBackend,
-  seatbeltBackend,
 } from "../sandbox/backends/backend.ts";
 import { type HostSandbox, parseChoice, resolveChoice } from "../sandbox/choose.ts";
 import type { SeatbeltVerdict } from "../sandbox/backends/seatbelt_result.ts";
@@ -22,7 +22,6 @@ import { type BwrapProbe, probeBwrap } from "../sandbox/probe.ts";
 import type { SandboxChoice, SandboxDetails, SandboxLevel } from "../schemas/sandbox_record.ts";
 import { which } from "../sandbox/which.ts";
 import { probeMemory } from "./probe_cache.ts";
-import { seatbeltHere } from "./seatbelt_verdict.ts";
 import type { SpotContext } from "../store/context.ts";
 import { pathExists } from "../store/files.ts";
 
@@ -67,8 +66,21 @@ export interface SandboxHost {
   seatbelt(): Promise<SeatbeltVerdict>;
 }
 
+// The macOS modules (the profile writer, the self-test) load only where they are used, never on Linux.
+const seatbeltVerdict = () =>
+  lazy<typeof import("./seatbelt_verdict.ts")>("./seatbelt_verdict.ts", import.meta.url);
+const seatbeltBackendModule = () =>
+  lazy<typeof import("../sandbox/backends/seatbelt_backend.ts")>(
+    "../sandbox/backends/seatbelt_backend.ts",
+    import.meta.url,
+  );
+
 export function hostHere(ctx: SpotContext): SandboxHost {
-  return { os: Deno.build.os, bwrap: () => probeHere(ctx), seatbelt: () => seatbeltHere(ctx) };
+  return {
+    os: Deno.build.os,
+    bwrap: () => probeHere(ctx),
+    seatbelt: async () => (await seatbeltVerdict()).seatbeltHere(ctx),
+  };
 }
 
 /** What `choice` is decided from here: only the test the platform and the choice call for is run. */
@@ -157,6 +169,7 @@ async function seatbeltForRun(ctx: SpotContext, state: RunState, host: SandboxHo
     );
   }
   const runDir = ctx.store.dir(state.runId);
+  const { seatbeltBackend } = await seatbeltBackendModule();
   return seatbeltBackend(verdict.path, { scratchRoot: join(runDir, "seatbelt"), inPlaceUnder: runDir });
 }
 

@@ -8,7 +8,8 @@
  * `sandboxDetails.steps`, combined into `enforced` and `notEnforced` the same way.
  */
 import { join } from "../base/path.ts";
-import { bwrapBackend, noneEnforcement, seatbeltBackend } from "../sandbox/backends/backend.ts";
+import { bwrapBackend, noneEnforcement } from "../sandbox/backends/backend.ts";
+import { seatbeltBackend } from "../sandbox/backends/seatbelt_backend.ts";
 import type { BwrapProbe } from "../sandbox/probe.ts";
 import type { Enforcement, SandboxDetails } from "../schemas/sandbox_record.ts";
 import type { SpotContext } from "../store/context.ts";

@@ -25,10 +25,13 @@ interface Info {
 }
 
 /**
- * Modules no loop verb may load at start-up: zod (~60 ms of CPU), and adapters/mod.ts, which builds every
- * CLI's adapter with its stream reader (~50 ms; a run needs only its own, through adapters/load.ts).
+ * Modules no loop verb may load at start-up: zod (~60 ms of CPU), adapters/mod.ts, which builds every CLI's
+ * adapter with its stream reader (~50 ms; a run needs only its own, through adapters/load.ts), and the macOS
+ * sandbox (its profile writer and self-test, ~31 KB: loaded by isolation/run_sandbox.ts only for Seatbelt).
  */
-const HEAVY = (specifier: string) => specifier.includes("zod") || specifier.endsWith("/adapters/mod.ts");
+const HEAVY = (specifier: string) =>
+  specifier.includes("zod") || specifier.endsWith("/adapters/mod.ts") ||
+  /\/(sandbox\/backends|isolation)\/seatbelt[^/]*\.ts$/.test(specifier);
 
 /** The chain from `root` to the first heavy module in its start-up graph, or null. */
 function pathToHeavy(info: Info, root: string): string[] | null {
@@ -55,7 +58,7 @@ function pathToHeavy(info: Info, root: string): string[] | null {
 }
 
 for (const verb of [...VERBS, "agents/start.ts"]) {
-  Deno.test(`${verb} starts without zod or every adapter`, async () => {
+  Deno.test(`${verb} starts without zod, every adapter or the macOS sandbox`, async () => {
     const path = join(ROOT, verb);
     const r = await spawnProcess([
       Deno.execPath(),

@@ -6,8 +6,6 @@
 import { bwrapArgv } from "./bwrap.ts";
 import type { SandboxLevel } from "../policy.ts";
 import type { BackendName, Enforcement, SandboxPolicy } from "../sandbox_policy.ts";
-import { seatbeltArgv, type SeatbeltOptions } from "./seatbelt.ts";
-import { realPathOrNull } from "../host_paths.ts";
 
 export interface SandboxBackend {
   readonly name: BackendName;
@@ -44,7 +42,7 @@ export const noneBackend: SandboxBackend = {
 };
 
 /** What the network held: its channels, and a research turn's web hosts (`none`: every fetch refused). */
-function netClaims(network: SandboxPolicy["network"]): string[] {
+export function netClaims(network: SandboxPolicy["network"]): string[] {
   if (network.mode === "none") return ["net:none"];
   const web = network.web ? [`net:web-allowlist=${network.web.hosts.join(",") || "none"}`] : [];
   if (network.mode === "forwarder") {
@@ -53,7 +51,8 @@ function netClaims(network: SandboxPolicy["network"]): string[] {
   return [`net:egress-allowlist=${(network.allow ?? []).join(",")}`, ...web];
 }
 
-function mib(bytes: number): string {
+/** A byte count in whole MiB, as the enforcement claims say it. */
+export function mib(bytes: number): string {
   return `${Math.round(bytes / 1024 ** 2)}MiB`;
 }
 
@@ -98,39 +97,5 @@ export function bwrapBackend(bwrap: string): SandboxBackend {
         notEnforced,
       };
     },
-  };
-}
-
-/**
- * macOS sandbox-exec with a generated profile, chosen only where the first-use self-test passed on that Mac.
- * `options` says where the run's scratch dirs go; paths are canonicalized here (`/tmp` is `/private/tmp`).
- */
-export function seatbeltBackend(sandboxExec: string, options: SeatbeltOptions): SandboxBackend {
-  const withHost = { realpath: realPathOrNull, ...options };
-  return {
-    name: "seatbelt",
-    level: "os",
-    wrap: (policy, argv) => seatbeltArgv(sandboxExec, policy, argv, withHost),
-    program: () => sandboxExec,
-    enforcement: (policy) => ({
-      backend: "seatbelt",
-      enforced: [
-        "fs:read-allowlist",
-        "fs:write-worktree-only",
-        "fs:git-and-locked-read-only",
-        "env:cleared",
-        ...netClaims(policy.network),
-        "signals:same-sandbox-only",
-        `limits:data=${mib(policy.limits.dataBytes)},nofile=${policy.limits.openFiles}`,
-      ],
-      notEnforced: [
-        "pid: no PID namespace; teardown is the process-group kill, and a process that calls setsid() outlives it",
-        "scratch: /tmp and HOME are real directories under the run dir, not size-capped tmpfs",
-        "locks: renaming a directory above a locked file is not refused (the lock gate's hashes catch it)",
-        "metadata: any path's existence, size and times can be read (stat), not its content",
-        "nproc and fsize: only ulimit -d/-n apply",
-        "network: the bridges listen on the host's loopback, where other local processes can reach them",
-      ],
-    }),
   };
 }
