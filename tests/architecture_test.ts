@@ -13,7 +13,15 @@ const MAX_SOURCE_FILES = 20;
 const MAX_FILES = 24;
 const MAX_LINES = 300;
 /** Recorded data, not code a reader navigates. */
-const DATA_DIRS = ["tests/fixtures/", ".workers/", "dist/", "test-output/", "node_modules/", ".git/"];
+const DATA_DIRS = [
+  "tests/fixtures/",
+  ".workers/",
+  ".js-copy/",
+  "dist/",
+  "test-output/",
+  "node_modules/",
+  ".git/",
+];
 
 async function walk(dir: string, out: string[] = []): Promise<string[]> {
   for await (const entry of Deno.readDir(join(ROOT, dir))) {

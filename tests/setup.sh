@@ -73,4 +73,10 @@ else
     deno cache --quiet --reload=npm: --config "$root/deno.json" $sources ||
     echo "warning: could not cache cli.ts's npm metadata; the first CLI test may see Deno's download lines"
 fi
+# spot runs its commands from a JavaScript copy of itself (boot/copy.ts), which the first command after the
+# sources change makes (about a second, and Deno's bundler fetched from npm the first time). Made here, so no
+# test pays for it and no test's process fetches anything.
+timed "spot's JavaScript copy of itself (.js-copy/)" \
+  deno run --no-prompt --allow-all --config "$root/deno.json" "$root/boot/copy_build.ts" ||
+  echo "warning: could not make spot's JavaScript copy; commands run from the sources"
 exit 0

@@ -1,0 +1,110 @@
+/**
+ * spot runs from a JavaScript copy of itself when the copy matches the checkout (docs/performance.md, "A
+ * JavaScript copy of spot"). Deno loads a TypeScript module by reading its source and then its emitted code
+ * (about three times the source, a source map inline) and checking one against the other: a verb's 100-150
+ * modules load in ~10 ms more than the same modules as JavaScript, on every start.
+ *
+ * The copy lives in `.js-copy/` in the checkout (boot/copy_build.ts makes it): `current.json` names the
+ * build; the build holds, for each first word of the CLI, the modules that command may load with the stamp
+ * (size, mtime, ctime, inode) of each source file they were made from. A command runs from the copy only
+ * when every one of those stamps holds; otherwise the build is made again first (about a second), or the
+ * command runs from the sources when it cannot be (another build under way, one failed in the last minute,
+ * a checkout spot cannot write, `SPOT_FROM_SOURCE=1`). A module the command loads later that is not in its
+ * set is checked as it loads (boot/copy_late.ts); one changed since the build fails the command
+ * (base/lazy.ts) rather than mix two versions of spot.
+ *
+ * boot/ is not in the copy, and imports nothing the copy holds: that would load twice, here and from the copy.
+ */
+import {
+  ALL,
+  COPY_DIR,
+  COPY_HOOK,
+  type CopyPointer,
+  type CopySet,
+  dropPointer,
+  readJson,
+  stampHolds,
+} from "./copy_stamps.ts";
+
+type Main = typeof import("../cli/main.ts");
+type Hook = (url: string) => Promise<string | null>;
+
+const ROOT_URL = new URL("../", import.meta.url).href;
+const ROOT = decodeURIComponent(new URL(ROOT_URL).pathname).replace(/\/$/, "");
+
+/** The name of the set a call's first word checks (`words/<name>.json`). */
+export function setName(args: readonly string[]): string {
+  const word = args.filter((a) => a !== "--timings")[0];
+  return word !== undefined && /^-{0,2}[A-Za-z][a-z-]*$/.test(word) ? word : ALL;
+}
+
+/** The set a command checks before it runs from `pointer`'s build; null when it does not hold. */
+function heldSet(root: string, pointer: CopyPointer | null, args: readonly string[]): string[] | null {
+  if (pointer?.schemaVersion !== 1 || pointer.deno !== Deno.version.deno) return null;
+  const words = `${root}/${COPY_DIR}/${pointer.build}/words`;
+  const set = readJson<CopySet>(`${words}/${setName(args)}.json`) ??
+    readJson<CopySet>(`${words}/${ALL}.json`);
+  // A set always holds the CLI's main. One that does not (or a set naming nothing, which would hold
+  // whatever the build's JavaScript is) was not written by spot: a build landed in the checkout by a diff.
+  if (!set?.paths.includes("cli/main.ts")) return null;
+  for (let i = 0; i < set.paths.length; i++) {
+    if (!stampHolds(`${root}/${set.paths[i]}`, set.stamps, i)) return null;
+  }
+  return set.paths;
+}
+
+function fromSourceAsked(): boolean {
+  try {
+    return Deno.env.get("SPOT_FROM_SOURCE") === "1";
+  } catch {
+    return true; // no env permission: a library's host, not the CLI
+  }
+}
+
+/** Makes `lazy()` load the checkout's modules from the build: those of the set at once, others once checked. */
+function install(pointer: CopyPointer, held: string[]): string {
+  const copy = `${ROOT_URL}${COPY_DIR}/${pointer.build}/`;
+  const checked = new Set(held);
+  let late: Hook | undefined;
+  const hook: Hook = async (url) => {
+    if (!url.startsWith(ROOT_URL) || !url.endsWith(".ts")) return url;
+    const rel = url.slice(ROOT_URL.length);
+    if (checked.has(rel)) return `${copy}${rel.slice(0, -3)}.js`;
+    late ??=
+      (await import(new URL("./copy_late.ts", import.meta.url).href) as typeof import("./copy_late.ts"))
+        .lateHook(ROOT, ROOT_URL, copy, checked);
+    return await late(url);
+  };
+  (globalThis as Record<symbol, unknown>)[COPY_HOOK] = hook;
+  return `${copy}cli/main.js`;
+}
+
+/** The copy's `cli/main.js` when a build holds for what the command may load, made now if need be. */
+async function copyMain(args: readonly string[]): Promise<string | null> {
+  if (fromSourceAsked() || !ROOT_URL.startsWith("file:") || ROOT_URL.includes("/deno-compile-")) return null;
+  const pointerPath = `${ROOT}/${COPY_DIR}/current.json`;
+  let pointer = readJson<CopyPointer>(pointerPath);
+  let held = heldSet(ROOT, pointer, args);
+  if (held) return install(pointer!, held);
+  const { buildCopy } = await import(
+    new URL("./copy_build.ts", import.meta.url).href
+  ) as typeof import("./copy_build.ts");
+  pointer = await buildCopy(ROOT).catch(() => null);
+  held = heldSet(ROOT, pointer, args);
+  return held ? install(pointer!, held) : null;
+}
+
+/** The CLI's `main`: from the JavaScript copy when one holds, else from the sources. */
+export async function loadMain(args: readonly string[]): Promise<Main> {
+  const copy = await copyMain(args).catch(() => null);
+  if (copy) {
+    try {
+      return await import(copy) as Main;
+    } catch {
+      // A build folder gone or damaged: nothing of spot has run yet, so the sources run instead.
+      delete (globalThis as Record<symbol, unknown>)[COPY_HOOK];
+      dropPointer(ROOT);
+    }
+  }
+  return await import(new URL("../cli/main.ts", import.meta.url).href) as Main;
+}

@@ -1,0 +1,233 @@
+/**
+ * Builds spot's JavaScript copy of itself (boot/copy.ts): every source module of the checkout (tests,
+ * benches and tools aside) through one `deno bundle --inline-imports=false` (each module emitted on its own,
+ * its imports kept), each made to run from the copy and its imports read (boot/copy_graph.ts), into a new
+ * build folder that `current.json` then names. The stamps are taken before the bundler reads the files, so a
+ * file written during the build leaves the new build already stale. One build at a time (`build.lock`);
+ * a command that finds one under way runs from the sources.
+ */
+import { join } from "../base/path.ts";
+import { spawnProcess } from "../sandbox/spawn.ts";
+import { MODULE_OF } from "../table/modules_gen.ts";
+import {
+  ALL,
+  COPY_DIR,
+  type CopyPointer,
+  type CopySet,
+  readJson,
+  stampHolds,
+  stampOf,
+} from "./copy_stamps.ts";
+import type { CopyGraphFile } from "./copy_late.ts";
+import {
+  commandSets,
+  type CopyGraph,
+  lazyImports,
+  leftovers,
+  staticImports,
+  transformEmitted,
+} from "./copy_graph.ts";
+
+/** Folders of the checkout that hold no module the CLI loads (boot/ is what picks the copy, as TypeScript). */
+const SKIP = new Set(["tests", "bench", "boot", "node_modules", "dist", "coverage", "test-output"]);
+/**
+ * The newest builds are kept whatever their age, older ones for an hour: a long-running `spot mcp` may still
+ * load from one (and is told to restart once its build is gone: boot/copy_late.ts). A build is ~3 MB.
+ */
+const KEEP_BUILDS = 4;
+const KEEP_MS = 3_600_000;
+/** After a failed build (no bundler to fetch, a module that does not parse), the sources run this long. */
+const RETRY_AFTER_MS = 600_000;
+/** A lock older than this belongs to a build that died. */
+const LOCK_STALE_MS = 120_000;
+const BUNDLE_TIMEOUT_MS = 60_000;
+
+/** The checkout's source modules, as sorted paths relative to `root`. */
+export async function sourceModules(root: string, dir = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(join(root, dir))) {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    if (entry.name.startsWith(".")) continue;
+    if (entry.isDirectory && !SKIP.has(rel)) out.push(...await sourceModules(root, rel));
+    else if (entry.isFile && rel.endsWith(".ts") && !rel.endsWith("_test.ts") && !rel.endsWith(".d.ts")) {
+      out.push(rel);
+    }
+  }
+  return out.sort();
+}
+
+function failedRecently(dir: string): boolean {
+  try {
+    const failed = JSON.parse(Deno.readTextFileSync(join(dir, "failed.json")));
+    return failed?.deno === Deno.version.deno && Date.now() - (failed.at ?? 0) < RETRY_AFTER_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Takes the build lock; false when another build holds it. */
+function lock(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      Deno.writeTextFileSync(path, `${Deno.pid}\n`, { createNew: true });
+      return true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) return false;
+      const at = Deno.statSync(path).mtime?.getTime() ?? 0;
+      if (Date.now() - at < LOCK_STALE_MS) return false;
+      Deno.removeSync(path);
+    }
+  }
+  return false;
+}
+
+/**
+ * Builds a new copy of the checkout at `root` and makes it current. Null when no build is made now: another
+ * is under way, one failed in the last minute, or the checkout's copy folder cannot be written.
+ */
+export async function buildCopy(root: string): Promise<CopyPointer | null> {
+  const dir = join(root, COPY_DIR);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch {
+    return null;
+  }
+  if (failedRecently(dir) || !lock(join(dir, "build.lock"))) return null;
+  try {
+    return await build(root, dir);
+  } catch (error) {
+    const failed = { deno: Deno.version.deno, at: Date.now(), error: String(error).slice(0, 2000) };
+    await Deno.writeTextFile(join(dir, "failed.json"), JSON.stringify(failed)).catch(() => {});
+    return null;
+  } finally {
+    await Deno.remove(join(dir, "build.lock")).catch(() => {});
+  }
+}
+
+async function bundle(root: string, out: string, modules: string[]): Promise<void> {
+  const r = await spawnProcess([
+    Deno.execPath(),
+    "bundle",
+    "--quiet",
+    "--no-lock",
+    "--config",
+    join(root, "deno.json"),
+    "--platform",
+    "deno",
+    "--inline-imports=false",
+    "--packages",
+    "external",
+    "--outdir",
+    out,
+    ...modules,
+  ], { cwd: root, env: Deno.env.toObject(), timeoutMs: BUNDLE_TIMEOUT_MS, maxOutputChars: 100_000 });
+  if (r.exitCode !== 0) {
+    throw new Error(`deno bundle exited ${r.exitCode ?? r.signal}: ${r.stderr.slice(-1000)}`);
+  }
+}
+
+/** Each module emitted, made to run from the copy, and its imports read into `graph`. */
+async function emitAll(root: string, tmp: string, graph: CopyGraph): Promise<void> {
+  const { modules } = graph;
+  await bundle(root, tmp, modules);
+  const index = new Map(modules.map((m, i) => [m, i]));
+  const indices = (rels: string[]) =>
+    rels.map((r) => index.get(r)).filter((i): i is number => i !== undefined);
+  const source = new URL(`file://${root}/`).href;
+  for (const rel of modules) {
+    const file = join(tmp, `${rel.slice(0, -3)}.js`);
+    const emitted = await Deno.readTextFile(file);
+    graph.code.push(indices(staticImports(emitted, rel)));
+    graph.lazy.push(indices(lazyImports(emitted, rel)));
+    const text = transformEmitted(emitted, rel, source);
+    const left = leftovers(emitted, text);
+    if (left.length > 0) throw new Error(`${rel} still holds ${left.join(", ")}`);
+    await Deno.writeTextFile(file, text);
+  }
+}
+
+/** Each first word's set (`words/`) and the whole graph (`graph.json`), with the stamps taken before. */
+async function writeSets(root: string, tmp: string, graph: CopyGraph, stamps: number[]): Promise<void> {
+  const { modules } = graph;
+  const tables = await Promise.all(
+    modules.filter((m) => /^table\/[^/]+\.ts$/.test(m)).map(async (rel) => ({
+      rel,
+      text: await Deno.readTextFile(join(root, rel)),
+    })),
+  );
+  const setOf = (indices: Iterable<number>): CopySet => {
+    const list = [...indices];
+    return {
+      paths: list.map((i) => modules[i]),
+      stamps: list.flatMap((i) => stamps.slice(4 * i, 4 * i + 4)),
+    };
+  };
+  await Deno.mkdir(join(tmp, "words"));
+  const sets = { ...commandSets(graph, MODULE_OF, tables), [ALL]: [...modules.keys()] };
+  for (const [word, set] of Object.entries(sets)) {
+    await Deno.writeTextFile(join(tmp, "words", `${word}.json`), JSON.stringify(setOf(set)));
+  }
+  const whole: CopyGraphFile = { ...setOf(modules.keys()), code: graph.code };
+  await Deno.writeTextFile(join(tmp, "graph.json"), JSON.stringify(whole));
+}
+
+async function build(root: string, dir: string): Promise<CopyPointer> {
+  const modules = await sourceModules(root);
+  const stamps = modules.flatMap((rel) => stampOf(Deno.statSync(join(root, rel))));
+  const name = `b-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+  const tmp = join(dir, `${name}.tmp`);
+  const graph: CopyGraph = { modules, code: [], lazy: [] };
+  try {
+    await emitAll(root, tmp, graph);
+    await writeSets(root, tmp, graph, stamps);
+    await Deno.rename(tmp, join(dir, name));
+  } catch (error) {
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+    throw error;
+  }
+  const pointer: CopyPointer = { schemaVersion: 1, deno: Deno.version.deno, build: name };
+  const next = join(dir, `current.json.${name}`);
+  await Deno.writeTextFile(next, JSON.stringify(pointer));
+  await Deno.rename(next, join(dir, "current.json"));
+  await dropOldBuilds(dir, name).catch(() => {});
+  return pointer;
+}
+
+/** Removes builds past the newest few that are a week old, and the folders of builds that died. */
+async function dropOldBuilds(dir: string, current: string): Promise<void> {
+  const builds: { name: string; at: number }[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isDirectory || !entry.name.startsWith("b-") || entry.name === current) continue;
+    builds.push({ name: entry.name, at: (await Deno.stat(join(dir, entry.name))).mtime?.getTime() ?? 0 });
+  }
+  builds.sort((a, b) => b.at - a.at);
+  const now = Date.now();
+  for (const [index, b] of builds.entries()) {
+    const dead = b.name.endsWith(".tmp") && b.at < now - 3_600_000;
+    if (dead || (!b.name.endsWith(".tmp") && index >= KEEP_BUILDS - 1 && b.at < now - KEEP_MS)) {
+      await Deno.remove(join(dir, b.name), { recursive: true }).catch(() => {});
+    }
+  }
+}
+
+if (import.meta.main) {
+  // tests/setup.sh: make the copy before the tests, so no test pays for it or fetches Deno's bundler.
+  const root = join(new URL(".", import.meta.url).pathname, "..");
+  const dir = join(root, COPY_DIR);
+  const current = readJson<CopyPointer>(join(dir, "current.json"));
+  const all = current?.deno === Deno.version.deno
+    ? readJson<CopySet>(join(dir, current.build, "words", `${ALL}.json`))
+    : null;
+  if (all && all.paths.every((rel, i) => stampHolds(join(root, rel), all.stamps, i))) {
+    Deno.exit(0); // current already
+  }
+  await Deno.remove(join(dir, "failed.json")).catch(() => {});
+  const pointer = await buildCopy(root);
+  if (!pointer) {
+    const failed = await Deno.readTextFile(join(dir, "failed.json")).catch(() =>
+      "another build is under way"
+    );
+    console.error(`spot: no JavaScript copy made: ${failed}`);
+    Deno.exit(1);
+  }
+}

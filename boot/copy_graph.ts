@@ -1,0 +1,156 @@
+/**
+ * What spot's JavaScript copy of itself is made of (boot/copy.ts), as pure functions of text: a module the
+ * bundler emitted, made to run from the copy; the modules it imports at once and those it loads through
+ * `lazy()`; and, for each first word of a command, the modules that command may load, whose stamps are
+ * checked before the copy runs it. boot/copy_build.ts reads the files and writes what these return.
+ */
+
+/** The import and re-export statements the bundler prints, each on one line, with a relative specifier. */
+const RELATIVE_IMPORT = /^((?:import|export)\b[^\n]*?\bfrom\s+"|import\s+")(\.\.?\/[^"\n]+)"/gm;
+/** A lazy import as the bundler prints it: `lazy("./x.ts", import.meta.url)` (tests/architecture_test.ts). */
+const LAZY_CALL = /\blazy\(\s*"(\.\.?\/[^"]+)"\s*,\s*import\.meta\.url\s*\)/g;
+
+/** `specifier` as seen from the module at `rel` (both relative to the checkout): `a/b.ts` + `../c.ts`. */
+export function resolveRel(rel: string, specifier: string): string {
+  return new URL(specifier, `file:///r/${rel}`).pathname.slice("/r/".length);
+}
+
+/** The TypeScript modules an emitted module imports as it loads (paths relative to the checkout). */
+export function staticImports(emitted: string, rel: string): string[] {
+  return [...emitted.matchAll(RELATIVE_IMPORT)].map((m) => m[2]).filter((s) => s.endsWith(".ts"))
+    .map((s) => resolveRel(rel, s));
+}
+
+/** The modules an emitted module may load later through `lazy()`. */
+export function lazyImports(emitted: string, rel: string): string[] {
+  return [...emitted.matchAll(LAZY_CALL)].map((m) => resolveRel(rel, m[1]));
+}
+
+/**
+ * The emitted text of `rel` made to run from the copy: its relative imports of TypeScript name the copy's
+ * JavaScript, its other relative imports (JSON) the checkout's file, and `import.meta.url` the checkout's
+ * module, so every path a module finds from its own place (the steps, the replay worker, the schemas,
+ * `lazy()`'s bases) is the checkout's, as from the sources. `sourceRoot` is the checkout's file URL, with `/`.
+ */
+export function transformEmitted(emitted: string, rel: string, sourceRoot: string): string {
+  const own = new URL(rel, sourceRoot);
+  const rewritten = emitted.replace(RELATIVE_IMPORT, (_all, head: string, specifier: string) => {
+    if (specifier.endsWith(".ts")) return `${head}${specifier.slice(0, -3)}.js"`;
+    return `${head}${new URL(specifier, own).href}"`;
+  });
+  return rewritten
+    .replaceAll("import.meta.url", JSON.stringify(own.href))
+    // No module of the copy is ever the program Deno was started with (cli.ts is, and stays TypeScript).
+    .replaceAll("import.meta.main", "false");
+}
+
+/**
+ * What stops a module from being copied: in the emitted text, `import.meta` inside a string (the transform
+ * would rewrite it); in the transformed text, a relative TypeScript import or any `import.meta` left.
+ */
+export function leftovers(emitted: string, transformed: string): string[] {
+  const ts = [...transformed.matchAll(RELATIVE_IMPORT)].map((m) => m[2]).filter((s) => s.endsWith(".ts"));
+  if (/["'`]import\.meta/.test(emitted)) ts.push("import.meta in a string");
+  return transformed.includes("import.meta") ? [...ts, "import.meta"] : ts;
+}
+
+/** A table module's source: `table/loop.ts` and its text. */
+export interface TableSource {
+  rel: string;
+  text: string;
+}
+
+const LOADER = /(?:\b(\w+):|\bconst\s+(\w+)\s*=)\s*\(\)\s*=>\s*lazy<typeof import\("([^"]+)"\)>/g;
+const INLINE_LAZY = /lazy<typeof import\("([^"]+)"\)>/g;
+
+/**
+ * The modules each first word's verbs load through `lazy()` from their table module: the loaders a verb's
+ * declaration calls (`verbs.verify()`, `serve()`) and the lazy imports written in it. Read from the source
+ * (where the type names the module): a loader whose name a declaration mentions counts, so a miss only
+ * ever adds a module. Anything a command loads that this misses is checked when it loads (boot/copy.ts).
+ */
+export function verbLoads(table: TableSource): Map<string, string[]> {
+  const loaders = new Map<string, string>();
+  for (const m of table.text.matchAll(LOADER)) loaders.set(m[1] ?? m[2], resolveRel(table.rel, m[3]));
+  const out = new Map<string, string[]>();
+  for (const block of table.text.split(/\bverb\(\{/).slice(1)) {
+    const name = block.match(/\bname:\s*"([^"]+)"/)?.[1];
+    if (!name) continue;
+    const found: string[] = [];
+    for (const [loader, target] of loaders) {
+      if (new RegExp(`\\b${loader}\\(`).test(block)) found.push(target);
+    }
+    for (const m of block.matchAll(INLINE_LAZY)) found.push(resolveRel(table.rel, m[1]));
+    const alias = block.match(/\balias:\s*"([^"]+)"/)?.[1];
+    for (const word of [name, ...(alias ? [alias] : [])].map((n) => n.split(" ")[0])) {
+      out.set(word, [...new Set([...(out.get(word) ?? []), ...found])]);
+    }
+  }
+  return out;
+}
+
+/** The copy's module graph, by index into `modules`. */
+export interface CopyGraph {
+  modules: string[];
+  /** What each module imports as it loads. */
+  code: number[][];
+  /** What each module may load through `lazy()`. */
+  lazy: number[][];
+}
+
+/**
+ * Modules whose lazy imports pick a branch by what the command is: the table modules (each verb's module,
+ * counted for its own word by `verbLoads`), the CLI's main (commander, for a call the fast parser does not
+ * take) and its verb runner (the servers' host, a terminal's views). Their branches are roots of a word's set
+ * where the word takes them (`commandSets`), never followed from these modules.
+ */
+const BRANCHING = /^(table\/[^/]+|cli\/main|cli\/run_verb)\.ts$/;
+
+/** Every module reachable from `roots`: through imports, and through lazy imports but those of `BRANCHING`. */
+export function reachable(graph: CopyGraph, roots: string[]): number[] {
+  const index = new Map(graph.modules.map((m, i) => [m, i]));
+  const seen = new Set<number>();
+  const stack = roots.map((r) => index.get(r)).filter((i): i is number => i !== undefined);
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    if (seen.has(i)) continue;
+    seen.add(i);
+    stack.push(...graph.code[i]);
+    if (!BRANCHING.test(graph.modules[i])) stack.push(...graph.lazy[i]);
+  }
+  return [...seen].sort((a, b) => a - b);
+}
+
+/** What every command may load from the CLI itself. */
+const CLI_ROOTS = [
+  "cli/main.ts",
+  "cli/run_verb.ts",
+  "cli/program.ts",
+  "cli/table.ts",
+  "cli/version.ts",
+  "cli/views.ts",
+];
+
+/**
+ * For each first word of the CLI (`moduleOf`: word to its table module, table/modules_gen.ts), the modules
+ * its command may load: the CLI's own, its table module's, and those of the verbs the word names.
+ */
+export function commandSets(
+  graph: CopyGraph,
+  moduleOf: Record<string, string>,
+  tables: TableSource[],
+): Record<string, number[]> {
+  const loads = new Map(tables.map((t) => [t.rel, verbLoads(t)]));
+  const sets: Record<string, number[]> = {};
+  for (const [word, module] of Object.entries(moduleOf)) {
+    const table = `table/${module}.ts`;
+    const verbs = loads.get(table)?.get(word) ?? [];
+    // Commander's path (cli/program.ts, cli/table.ts) is small beside what it would cost a command to fail
+    // late on it; a terminal's views likewise. The servers' host only for the words that run one.
+    const host = module === "host" ? ["cli/host.ts"] : [];
+    sets[word] = reachable(graph, [...CLI_ROOTS, table, ...host, ...verbs]);
+  }
+  // `spot --version` prints a line from the CLI alone.
+  for (const word of ["--version", "-V"]) sets[word] = reachable(graph, ["cli/main.ts", "cli/version.ts"]);
+  return sets;
+}

@@ -1,0 +1,174 @@
+/**
+ * spot's JavaScript copy of itself (boot/copy.ts), on a copy of this checkout: a command runs from the copy
+ * when every module it may load matches its stamp, and never from a copy older than a source it may load.
+ * What the copy runs is seen by writing a marker into the copy's own version module: `spot --version`
+ * prints the marker only when it ran from the copy.
+ */
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { ROOT } from "../tests/helpers.ts";
+import { spawnProcess } from "../sandbox/spawn.ts";
+import { COPY_DIR, type CopyPointer } from "./copy_stamps.ts";
+import { lateHook } from "./copy_late.ts";
+
+const MARKER = "from-the-copy";
+
+/** The checkout's tracked source files (no tests, benches or docs) in a new folder. */
+async function checkout(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "spot-copy-" });
+  const listed = await spawnProcess([
+    "git",
+    "-C",
+    ROOT,
+    "ls-files",
+    "-z",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+  ], { env: { PATH: "/usr/bin:/bin" } });
+  const files = listed.stdout.split("\0").filter((f) =>
+    f && !/^(tests|bench|docs|\.ci)\//.test(f) && !f.endsWith("_test.ts") &&
+    (f.endsWith(".ts") || f.endsWith(".json") || f === "deno.lock")
+  );
+  for (const f of files) {
+    await Deno.mkdir(dirname(join(dir, f)), { recursive: true });
+    await Deno.copyFile(join(ROOT, f), join(dir, f));
+  }
+  return dir;
+}
+
+async function spot(root: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const r = await spawnProcess(
+    [
+      Deno.execPath(),
+      "run",
+      "--no-prompt",
+      "--allow-all",
+      "--config",
+      join(root, "deno.json"),
+      join(root, "cli.ts"),
+      ...args,
+    ],
+    { cwd: root, env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env }, timeoutMs: 120_000 },
+  );
+  assert.equal(r.exitCode, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+async function pointerOf(root: string): Promise<CopyPointer> {
+  return JSON.parse(await Deno.readTextFile(join(root, COPY_DIR, "current.json")));
+}
+
+/** Writes the marker into the current build's version module. */
+async function mark(root: string): Promise<string> {
+  const { build } = await pointerOf(root);
+  const file = join(root, COPY_DIR, build, "base", "version.js");
+  const text = await Deno.readTextFile(file);
+  assert.match(text, /config\.version/);
+  await Deno.writeTextFile(file, text.replace("config.version", JSON.stringify(MARKER)));
+  return build;
+}
+
+/** Rewrites a source module in place (same inode, new ctime), as an editor saving it would. */
+async function edit(root: string, rel: string, from: string, to: string): Promise<void> {
+  const path = join(root, rel);
+  const text = await Deno.readTextFile(path);
+  assert.ok(text.includes(from), `${rel} holds ${from}`);
+  await Deno.writeTextFile(path, text.replace(from, to));
+}
+
+Deno.test("a command runs from the copy while its modules match, and never from a copy older than them", async () => {
+  const root = await checkout();
+  try {
+    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+    assert.equal(await spot(root, ["--version"]), version, "the first command builds the copy");
+    const first = await mark(root);
+    assert.equal(await spot(root, ["--version"]), MARKER, "the copy runs while it holds");
+    assert.equal(await spot(root, ["--version"], { SPOT_FROM_SOURCE: "1" }), version, "SPOT_FROM_SOURCE=1");
+
+    // A module `--version` never loads changes: the copy still holds for it.
+    await edit(root, "verbs/prepare.ts", "export", "/* edited */ export");
+    assert.equal(await spot(root, ["--version"]), MARKER);
+
+    // A module it loads changes: the old copy must not run (without the stamp check, the marker would).
+    await edit(root, "base/version.ts", "config.version", "`edited-${config.version}`");
+    assert.equal(await spot(root, ["--version"]), `edited-${version}`);
+    const second = (await pointerOf(root)).build;
+    assert.notEqual(second, first, "a new build was made");
+
+    // The same size and the same second: the inode and ctime still tell (a write with the old mtime put back).
+    await mark(root);
+    const path = join(root, "base", "version.ts");
+    const before = await Deno.stat(path);
+    await edit(root, "base/version.ts", "edited-", "editeD-");
+    await Deno.utime(path, before.atime!, before.mtime!);
+    assert.equal(await spot(root, ["--version"]), `editeD-${version}`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("no build is made beside another under way, nor in a checkout spot cannot write: the sources run", async () => {
+  const root = await checkout();
+  try {
+    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+    await Deno.mkdir(join(root, COPY_DIR));
+    await Deno.writeTextFile(join(root, COPY_DIR, "build.lock"), "1\n");
+    assert.equal(await spot(root, ["--version"]), version);
+    assert.equal((await Array.fromAsync(Deno.readDir(join(root, COPY_DIR)))).length, 1, "only the lock");
+    await Deno.remove(join(root, COPY_DIR), { recursive: true });
+    await Deno.writeTextFile(join(root, COPY_DIR), "a file where the folder would be\n");
+    assert.equal(await spot(root, ["--version"]), version);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a module loaded late that changed since the build is refused, and the build dropped", async () => {
+  const root = await checkout();
+  try {
+    await spot(root, ["--version"]);
+    const { build } = await pointerOf(root);
+    const rootUrl = new URL(`file://${root}/`).href;
+    const copyUrl = `${rootUrl}${COPY_DIR}/${build}/`;
+    const hook = lateHook(root, rootUrl, copyUrl, new Set());
+    assert.equal(await hook(`${rootUrl}verbs/inspect.ts`), `${copyUrl}verbs/inspect.js`);
+    // verbs/integrate.ts imports git/land.ts as it loads: a change there refuses integrate's module.
+    await edit(root, "git/land.ts", "export", "/* edited */ export");
+    assert.equal(await hook(`${rootUrl}verbs/integrate.ts`), null);
+    await assert.rejects(Deno.stat(join(root, COPY_DIR, "current.json")), Deno.errors.NotFound);
+    assert.equal(await hook(`${rootUrl}verbs/not-in-the-build.ts`), null);
+    // A build removed under a long-running process (a server) serves it no more.
+    await Deno.remove(join(root, COPY_DIR, build), { recursive: true });
+    const orphan = lateHook(root, rootUrl, copyUrl, new Set());
+    assert.equal(await orphan(`${rootUrl}verbs/inspect.ts`), null);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a build spot did not write (a set that names nothing, landed by a diff) never runs", async () => {
+  const root = await checkout();
+  try {
+    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+    const forged = join(root, COPY_DIR, "b-forged");
+    await Deno.mkdir(join(forged, "words"), { recursive: true });
+    await Deno.mkdir(join(forged, "cli"));
+    await Deno.writeTextFile(
+      join(forged, "cli", "main.js"),
+      'export const main = () => { console.log("forged"); return 0; };\n',
+    );
+    for (const word of ["--version", "all"]) {
+      await Deno.writeTextFile(
+        join(forged, "words", `${word}.json`),
+        JSON.stringify({ paths: [], stamps: [] }),
+      );
+    }
+    const pointer: CopyPointer = { schemaVersion: 1, deno: Deno.version.deno, build: "b-forged" };
+    await Deno.writeTextFile(join(root, COPY_DIR, "current.json"), JSON.stringify(pointer));
+    assert.equal(await spot(root, ["--version"]), version);
+    assert.notEqual((await pointerOf(root)).build, "b-forged", "a build of spot's own replaced it");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
