@@ -2,9 +2,10 @@
  * Every benchmark's verdict line and its exit code. The line starts `BENCH <name> ratio=<x> target=<y>`
  * (CI and people parse that prefix); the fields after it say how far to trust it:
  *
+ * - `ratio=`: the median of the rounds' ratios when the two sides were measured in interleaved rounds
+ *   (so the machine's drift cancels; `ratio_of_medians=` beside it), else the ratio of the sides' medians;
  * - `ratio_spread=<lo>..<hi>`: the interquartile range of the ratio, taken pair by pair when the two
- *   sides were measured in interleaved rounds (so the machine's drift cancels), else from the sides'
- *   quartiles;
+ *   sides were measured in interleaved rounds, else from the sides' quartiles;
  * - `<side>_ms=<median> <side>_spread_ms=<min>..<max>` for each side;
  * - `excess_ms=<a - b> excess_target_ms=<t>` for a ratio over a denominator of a few milliseconds, where
  *   one millisecond of noise moves the ratio by a tenth: the line is also met when the absolute excess is
@@ -71,7 +72,7 @@ export interface RatioOptions {
   detail?: string;
 }
 
-/** Prints the line for two samples of wall times (ms): the ratio of their medians, judged with its spread. */
+/** Prints the line for two samples of wall times (ms): their ratio, judged with its spread. */
 export function benchRatio(name: string, a: number[], b: number[], options: RatioOptions): void {
   const { text, verdict } = ratioLine(name, a, b, options);
   if (verdict === "missed") missed++;
@@ -87,14 +88,17 @@ export function ratioLine(
   b: number[],
   options: RatioOptions,
 ): { text: string; verdict: Verdict } {
-  const ratio = median(a) / median(b);
   const pairs = options.paired && a.length === b.length ? a.map((x, i) => x / b[i]) : undefined;
+  // Measured side by side, each round's ratio cancels what the machine did in that round: the median of
+  // those is the ratio (the one its spread is of); the ratio of the sides' medians is printed beside it.
+  const ratio = pairs ? median(pairs) : median(a) / median(b);
   const spread: [number, number] = pairs
     ? [quantile(pairs, 0.25), quantile(pairs, 0.75)]
     : [quantile(a, 0.25) / quantile(b, 0.75), quantile(a, 0.75) / quantile(b, 0.25)];
   const [na, nb] = options.names;
   const fields = [
     `ratio_spread=${spread[0].toFixed(3)}..${spread[1].toFixed(3)}`,
+    pairs ? `ratio_of_medians=${(median(a) / median(b)).toFixed(3)}` : "",
     `${na}_ms=${fixed(median(a))} ${na}_spread_ms=${range(a)}`,
     `${nb}_ms=${fixed(median(b))} ${nb}_spread_ms=${range(b)}`,
   ];

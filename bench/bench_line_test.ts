@@ -10,9 +10,25 @@ Deno.test("a median within its target is met, and the line keeps its parsed pref
   assert.equal(verdict, "met");
   assert.match(
     text,
-    /^BENCH x ratio=5\.100 target=6 ratio_spread=\S+\.\.\S+ loop_ms=51\.0 loop_spread_ms=50\.0\.\.52\.0 /,
+    /^BENCH x ratio=5\.000 target=6 ratio_spread=\S+\.\.\S+ ratio_of_medians=5\.100 loop_ms=51\.0 loop_spread_ms=50\.0\.\.52\.0 /,
   );
   assert.match(text, / verdict=met$/);
+});
+
+Deno.test("the ratio of rounds measured side by side is the median of the rounds' own ratios", () => {
+  // Rounds' ratios 5, 5 and 3.4: the ratio is 5, inside its spread; the sides' medians (102 over 28)
+  // would pair one round's loop with another round's floor.
+  const a = [100, 140, 102];
+  const b = [20, 28, 30];
+  const paired = ratioLine("x", a, b, { target: 4.5, names: ["a", "b"], paired: true });
+  assert.match(
+    paired.text,
+    /^BENCH x ratio=5\.000 target=4\.5 ratio_spread=4\.200\.\.5\.000 ratio_of_medians=3\.643 /,
+  );
+  assert.equal(paired.verdict, "within_spread");
+  const apart = ratioLine("x", a, b, { target: 4.5, names: ["a", "b"] });
+  assert.match(apart.text, /^BENCH x ratio=3\.643 /);
+  assert.doesNotMatch(apart.text, /ratio_of_medians/);
 });
 
 Deno.test("a median over its target whose lower quartile meets it is within the spread, not a miss", () => {

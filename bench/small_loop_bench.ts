@@ -11,7 +11,7 @@ import { spawnProcess } from "../sandbox/spawn.ts";
 import { cliLoop, cliVerb, DENO_CONFIG, floorOnce, smallFixture, type Verb, VERBS } from "./small_fixture.ts";
 import { benchRatio, finishBench, median, range } from "./bench_line.ts";
 
-const ROUNDS = 5;
+const ROUNDS = 9;
 /** Start-ups are short and noisy: more rounds, still interleaved. */
 const STARTUP_ROUNDS = 21;
 const LOOP_TARGET = 4.5;
