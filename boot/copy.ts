@@ -22,6 +22,7 @@ import {
   type CopyPointer,
   type CopySet,
   dropPointer,
+  racyHold,
   readJson,
   stampHolds,
 } from "./copy_stamps.ts";
@@ -39,7 +40,11 @@ export function setName(args: readonly string[]): string {
 }
 
 /** The set a command checks before it runs from `pointer`'s build; null when it does not hold. */
-function heldSet(root: string, pointer: CopyPointer | null, args: readonly string[]): string[] | null {
+async function heldSet(
+  root: string,
+  pointer: CopyPointer | null,
+  args: readonly string[],
+): Promise<string[] | null> {
   if (pointer?.schemaVersion !== 1 || pointer.deno !== Deno.version.deno) return null;
   const words = `${root}/${COPY_DIR}/${pointer.build}/words`;
   const set = readJson<CopySet>(`${words}/${setName(args)}.json`) ??
@@ -50,7 +55,7 @@ function heldSet(root: string, pointer: CopyPointer | null, args: readonly strin
   for (let i = 0; i < set.paths.length; i++) {
     if (!stampHolds(`${root}/${set.paths[i]}`, set.stamps, i)) return null;
   }
-  return set.paths;
+  return await racyHold(root, set) ? set.paths : null;
 }
 
 function fromSourceAsked(): boolean {
@@ -84,13 +89,13 @@ async function copyMain(args: readonly string[]): Promise<string | null> {
   if (fromSourceAsked() || !ROOT_URL.startsWith("file:") || ROOT_URL.includes("/deno-compile-")) return null;
   const pointerPath = `${ROOT}/${COPY_DIR}/current.json`;
   let pointer = readJson<CopyPointer>(pointerPath);
-  let held = heldSet(ROOT, pointer, args);
+  let held = await heldSet(ROOT, pointer, args);
   if (held) return install(pointer!, held);
   const { buildCopy } = await import(
     new URL("./copy_build.ts", import.meta.url).href
   ) as typeof import("./copy_build.ts");
   pointer = await buildCopy(ROOT).catch(() => null);
-  held = heldSet(ROOT, pointer, args);
+  held = await heldSet(ROOT, pointer, args);
   return held ? install(pointer!, held) : null;
 }
 

@@ -3,7 +3,7 @@
  * (boot/copy.ts): the module and everything it imports as it loads must still match the stamps the build
  * was made from. Loaded only when a command takes such a path (a `--on` run on the fleet, say).
  */
-import { COPY_DIR, type CopySet, dropPointer, readJson, stampHolds } from "./copy_stamps.ts";
+import { COPY_DIR, type CopySet, dropPointer, racyHold, readJson, stampHolds } from "./copy_stamps.ts";
 
 function exists(url: string): boolean {
   try {
@@ -32,31 +32,29 @@ export function lateHook(
   const build = copyUrl.slice(rootUrl.length + COPY_DIR.length + 1, -1);
   let graph: CopyGraphFile | null = null;
   let index: Map<string, number> | null = null;
-  return (url) => {
+  return async (url) => {
     const rel = url.slice(rootUrl.length);
     // A build removed since (boot/copy_build.ts keeps old ones an hour) can no longer serve this process.
     graph ??= readJson<CopyGraphFile>(`${root}/${COPY_DIR}/${build}/graph.json`);
-    if (!graph || !exists(copyUrl)) return Promise.resolve(null);
+    if (!graph || !exists(copyUrl)) return null;
     index ??= new Map(graph.paths.map((p, i) => [p, i]));
     const start = index.get(rel);
-    // A module the build does not hold was added since, and reached through a module that changed.
-    if (start === undefined) {
-      dropPointer(root);
-      return Promise.resolve(null);
-    }
-    const stack = [start];
+    const stack = start === undefined ? [] : [start];
     const seen = new Set<number>();
-    while (stack.length > 0) {
+    let changed = false;
+    while (stack.length > 0 && !changed) {
       const i = stack.pop()!;
       if (seen.has(i) || checked.has(graph.paths[i])) continue;
       seen.add(i);
-      if (!stampHolds(`${root}/${graph.paths[i]}`, graph.stamps, i)) {
-        dropPointer(root);
-        return Promise.resolve(null);
-      }
+      changed = !stampHolds(`${root}/${graph.paths[i]}`, graph.stamps, i);
       stack.push(...graph.code[i]);
     }
+    // A module the build does not hold was added since, and reached through a module that changed.
+    if (start === undefined || changed || !await racyHold(root, graph, seen)) {
+      dropPointer(root);
+      return null;
+    }
     for (const i of seen) checked.add(graph.paths[i]);
-    return Promise.resolve(`${copyUrl}${rel.slice(0, -3)}.js`);
+    return `${copyUrl}${rel.slice(0, -3)}.js`;
   };
 }

@@ -25,6 +25,29 @@ export interface CopySet {
   paths: string[];
   /** Four numbers per path, in order: size, mtime and ctime (ms), inode. */
   stamps: number[];
+  /**
+   * The SHA-256 of the paths whose stamps cannot tell a later write (by their index here): Deno gives ctime
+   * in whole seconds, so a file changed in the second its stamp was taken could be written again, at the
+   * same size with its mtime put back, and keep its stamp. As git does with a "racily clean" entry, such a
+   * file is judged by its content.
+   */
+  racy?: Record<number, string>;
+}
+
+/** The SHA-256 of a file's bytes, in hex. */
+export async function digest(path: string): Promise<string> {
+  const bytes = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether each racy path of `set` (those of `indices`, when given) still has its content. */
+export async function racyHold(root: string, set: CopySet, indices?: Iterable<number>): Promise<boolean> {
+  const racy = set.racy ?? {};
+  for (const i of indices ?? Object.keys(racy).map(Number)) {
+    if (racy[i] === undefined) continue;
+    if (await digest(`${root}/${set.paths[i]}`).catch(() => "") !== racy[i]) return false;
+  }
+  return true;
 }
 
 /** The four numbers of a file's stamp: any write to it changes ctime, a replacement the inode. */
