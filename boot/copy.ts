@@ -1,19 +1,20 @@
 /**
  * spot runs from a JavaScript copy of itself when the copy matches the checkout (docs/performance.md, "A
- * JavaScript copy of spot"). Deno loads a TypeScript module by reading its source and then its emitted code
- * (about three times the source, a source map inline) and checking one against the other: a verb's 100-150
+ * seventh pass"). Deno loads a TypeScript module by reading its source and then its emitted code (about
+ * three times the source, a source map inline) and checking one against the other: a verb's 100-150
  * modules load in ~10 ms more than the same modules as JavaScript, on every start.
  *
  * The copy lives in `.js-copy/` in the checkout (boot/copy_build.ts makes it): `current.json` names the
  * build; the build holds, for each first word of the CLI, the modules that command may load with the stamp
- * (size, mtime, ctime, inode) of each source file they were made from. A command runs from the copy only
- * when every one of those stamps holds; otherwise the build is made again first (about a second), or the
- * command runs from the sources when it cannot be (another build under way, one failed in the last minute,
- * a checkout spot cannot write, `SPOT_FROM_SOURCE=1`). A module the command loads later that is not in its
- * set is checked as it loads (boot/copy_late.ts); one changed since the build fails the command
- * (base/lazy.ts) rather than mix two versions of spot.
+ * (size, mtime, ctime, inode; the content's hash too for a file changed in its stamp's second) of each
+ * source file they were made from. A command runs from the copy only when every one of those holds;
+ * otherwise the build is made again first (about a second), or the command runs from the sources when it
+ * cannot be (another build under way, one failed in the last ten minutes, a checkout spot cannot write,
+ * `SPOT_FROM_SOURCE=1`). A module the command loads later that is not in its set is checked as it loads
+ * (boot/copy_late.ts); one changed since the build fails the command (base/lazy.ts) rather than mix two
+ * versions of spot.
  *
- * boot/ is not in the copy, and imports nothing the copy holds: that would load twice, here and from the copy.
+ * boot/ is not in the copy, and imports nothing the copy holds: that would load twice, here and from it.
  */
 import {
   ALL,

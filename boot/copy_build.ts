@@ -21,14 +21,8 @@ import {
   stampOf,
 } from "./copy_stamps.ts";
 import type { CopyGraphFile } from "./copy_late.ts";
-import {
-  commandSets,
-  type CopyGraph,
-  lazyImports,
-  leftovers,
-  staticImports,
-  transformEmitted,
-} from "./copy_graph.ts";
+import { commandSets, type CopyGraph, lazyImports } from "./copy_graph.ts";
+import { copyModule, lexerReady } from "./copy_module.ts";
 
 /** Folders of the checkout that hold no module the CLI loads (boot/ is what picks the copy, as TypeScript). */
 const SKIP = new Set(["tests", "bench", "boot", "node_modules", "dist", "coverage", "test-output"]);
@@ -75,9 +69,13 @@ function lock(path: string): boolean {
       return true;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) return false;
-      const at = Deno.statSync(path).mtime?.getTime() ?? 0;
-      if (Date.now() - at < LOCK_STALE_MS) return false;
-      Deno.removeSync(path);
+      try {
+        const at = Deno.statSync(path).mtime?.getTime() ?? 0;
+        if (Date.now() - at < LOCK_STALE_MS) return false;
+        Deno.removeSync(path);
+      } catch {
+        // Released (or taken over) meanwhile: try once more.
+      }
     }
   }
   return false;
@@ -85,7 +83,7 @@ function lock(path: string): boolean {
 
 /**
  * Builds a new copy of the checkout at `root` and makes it current. Null when no build is made now: another
- * is under way, one failed in the last minute, or the checkout's copy folder cannot be written.
+ * is under way, one failed in the last ten minutes, or the checkout's copy folder cannot be written.
  */
 export async function buildCopy(root: string): Promise<CopyPointer | null> {
   const dir = join(root, COPY_DIR);
@@ -132,6 +130,7 @@ async function bundle(root: string, out: string, modules: string[]): Promise<voi
 async function emitAll(root: string, tmp: string, graph: CopyGraph): Promise<void> {
   const { modules } = graph;
   await bundle(root, tmp, modules);
+  await lexerReady();
   const index = new Map(modules.map((m, i) => [m, i]));
   const indices = (rels: string[]) =>
     rels.map((r) => index.get(r)).filter((i): i is number => i !== undefined);
@@ -139,12 +138,13 @@ async function emitAll(root: string, tmp: string, graph: CopyGraph): Promise<voi
   for (const rel of modules) {
     const file = join(tmp, `${rel.slice(0, -3)}.js`);
     const emitted = await Deno.readTextFile(file);
-    graph.code.push(indices(staticImports(emitted, rel)));
+    const copied = copyModule(emitted, rel, source);
+    if (copied.problems.length > 0) {
+      throw new Error(`${rel} cannot run from the copy: ${copied.problems.join(", ")}`);
+    }
+    graph.code.push(indices(copied.imports));
     graph.lazy.push(indices(lazyImports(emitted, rel)));
-    const text = transformEmitted(emitted, rel, source);
-    const left = leftovers(emitted, text);
-    if (left.length > 0) throw new Error(`${rel} still holds ${left.join(", ")}`);
-    await Deno.writeTextFile(file, text);
+    await Deno.writeTextFile(file, copied.text);
   }
 }
 

@@ -1,57 +1,24 @@
 /**
- * What spot's JavaScript copy of itself is made of (boot/copy.ts), as pure functions of text: a module the
- * bundler emitted, made to run from the copy; the modules it imports at once and those it loads through
- * `lazy()`; and, for each first word of a command, the modules that command may load, whose stamps are
- * checked before the copy runs it. boot/copy_build.ts reads the files and writes what these return.
+ * The graph of spot's JavaScript copy of itself (boot/copy.ts), as pure functions of text: the modules an
+ * emitted module loads through `lazy()` (boot/copy_module.ts reads its imports), and for each first word of
+ * a command the modules that command may load, whose stamps are checked before the copy runs it.
+ * boot/copy_build.ts reads the files and writes what these return.
  */
 
-/** The import and re-export statements the bundler prints, each on one line, with a relative specifier. */
-const RELATIVE_IMPORT = /^((?:import|export)\b[^\n]*?\bfrom\s+"|import\s+")(\.\.?\/[^"\n]+)"/gm;
 /** A lazy import as the bundler prints it: `lazy("./x.ts", import.meta.url)` (tests/architecture_test.ts). */
-const LAZY_CALL = /\blazy\(\s*"(\.\.?\/[^"]+)"\s*,\s*import\.meta\.url\s*\)/g;
+const LAZY_CALL = /\blazy\(\s*"(\.\.?\/[^"]+)"\s*,\s*import\.meta\.url\s*,?\s*\)/g;
 
 /** `specifier` as seen from the module at `rel` (both relative to the checkout): `a/b.ts` + `../c.ts`. */
 export function resolveRel(rel: string, specifier: string): string {
   return new URL(specifier, `file:///r/${rel}`).pathname.slice("/r/".length);
 }
 
-/** The TypeScript modules an emitted module imports as it loads (paths relative to the checkout). */
-export function staticImports(emitted: string, rel: string): string[] {
-  return [...emitted.matchAll(RELATIVE_IMPORT)].map((m) => m[2]).filter((s) => s.endsWith(".ts"))
-    .map((s) => resolveRel(rel, s));
-}
-
-/** The modules an emitted module may load later through `lazy()`. */
+/**
+ * The modules an emitted module may load later through `lazy()`. Read from the text: a call written inside
+ * a string would only add a module to check.
+ */
 export function lazyImports(emitted: string, rel: string): string[] {
   return [...emitted.matchAll(LAZY_CALL)].map((m) => resolveRel(rel, m[1]));
-}
-
-/**
- * The emitted text of `rel` made to run from the copy: its relative imports of TypeScript name the copy's
- * JavaScript, its other relative imports (JSON) the checkout's file, and `import.meta.url` the checkout's
- * module, so every path a module finds from its own place (the steps, the replay worker, the schemas,
- * `lazy()`'s bases) is the checkout's, as from the sources. `sourceRoot` is the checkout's file URL, with `/`.
- */
-export function transformEmitted(emitted: string, rel: string, sourceRoot: string): string {
-  const own = new URL(rel, sourceRoot);
-  const rewritten = emitted.replace(RELATIVE_IMPORT, (_all, head: string, specifier: string) => {
-    if (specifier.endsWith(".ts")) return `${head}${specifier.slice(0, -3)}.js"`;
-    return `${head}${new URL(specifier, own).href}"`;
-  });
-  return rewritten
-    .replaceAll("import.meta.url", JSON.stringify(own.href))
-    // No module of the copy is ever the program Deno was started with (cli.ts is, and stays TypeScript).
-    .replaceAll("import.meta.main", "false");
-}
-
-/**
- * What stops a module from being copied: in the emitted text, `import.meta` inside a string (the transform
- * would rewrite it); in the transformed text, a relative TypeScript import or any `import.meta` left.
- */
-export function leftovers(emitted: string, transformed: string): string[] {
-  const ts = [...transformed.matchAll(RELATIVE_IMPORT)].map((m) => m[2]).filter((s) => s.endsWith(".ts"));
-  if (/["'`]import\.meta/.test(emitted)) ts.push("import.meta in a string");
-  return transformed.includes("import.meta") ? [...ts, "import.meta"] : ts;
 }
 
 /** A table module's source: `table/loop.ts` and its text. */
