@@ -36,7 +36,8 @@ const KEEP_MS = 3_600_000;
 const RETRY_AFTER_MS = 600_000;
 /** A lock older than this belongs to a build that died. */
 const LOCK_STALE_MS = 120_000;
-const BUNDLE_TIMEOUT_MS = 60_000;
+/** The bundler fetches its esbuild from npm the first time; past this, the sources run (and retry later). */
+const BUNDLE_TIMEOUT_MS = 30_000;
 
 /** The checkout's source modules, as sorted paths relative to `root`. */
 export async function sourceModules(root: string, dir = ""): Promise<string[]> {
