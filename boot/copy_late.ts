@@ -49,7 +49,8 @@ export function lateHook(
       changed = !stampHolds(`${root}/${graph.paths[i]}`, graph.stamps, i);
       stack.push(...graph.code[i]);
     }
-    // A module the build does not hold was added since, and reached through a module that changed.
+    // Refused: a module the build does not hold (added since, so reached through a module that changed),
+    // or one of those it loads changed since the build.
     if (start === undefined || changed || !await racyHold(root, graph, seen)) {
       dropPointer(root);
       return null;

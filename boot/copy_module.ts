@@ -42,13 +42,13 @@ export function copyModule(emitted: string, rel: string, sourceRoot: string): Co
         : rest.startsWith(".main") && !IDENTIFIER.test(rest[5] ?? "")
         ? ".main"
         : null;
-      if (member === null) problems.push(`import.meta${rest}`);
+      if (member === null) {
+        problems.push(`import.meta${rest}`);
+        continue;
+      }
       // No module of the copy is ever the program Deno was started with (cli.ts is, and stays TypeScript).
-      else {edits.push({
-          start,
-          end: end + member.length,
-          text: member === ".url" ? JSON.stringify(own.href) : "false",
-        });}
+      const text = member === ".url" ? JSON.stringify(own.href) : "false";
+      edits.push({ start, end: end + member.length, text });
       continue;
     }
     if (type === "dynamic") {

@@ -50,7 +50,10 @@ export async function racyHold(root: string, set: CopySet, indices?: Iterable<nu
   return true;
 }
 
-/** The four numbers of a file's stamp: any write to it changes ctime, a replacement the inode. */
+/**
+ * The four numbers of a file's stamp: a write changes its mtime (ms) and ctime (whole seconds in Deno, hence
+ * `CopySet.racy`), a replacement its inode.
+ */
 export function stampOf(info: Deno.FileInfo): number[] {
   return [info.size, info.mtime?.getTime() ?? -1, info.ctime?.getTime() ?? -1, info.ino ?? -1];
 }
