@@ -46,7 +46,7 @@ async function heldSet(
   pointer: CopyPointer | null,
   args: readonly string[],
 ): Promise<string[] | null> {
-  if (pointer?.schemaVersion !== 1 || pointer.deno !== Deno.version.deno) return null;
+  if (pointer?.schemaVersion !== 2 || pointer.deno !== Deno.version.deno) return null;
   const words = `${root}/${COPY_DIR}/${pointer.build}/words`;
   const set = readJson<CopySet>(`${words}/${setName(args)}.json`) ??
     readJson<CopySet>(`${words}/${ALL}.json`);

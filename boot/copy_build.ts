@@ -149,15 +149,28 @@ async function emitAll(root: string, tmp: string, graph: CopyGraph): Promise<voi
   }
 }
 
+/** What was stamped before the build: the modules first (by their index in the graph), then the builder. */
+interface Stamped {
+  files: string[];
+  stamps: number[];
+  racy: Map<number, string>;
+}
+
+/** The builder's own files (boot/, tests aside). */
+async function builderFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(join(root, "boot"))) {
+    if (entry.isFile && entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+      out.push(`boot/${entry.name}`);
+    }
+  }
+  return out.sort();
+}
+
 /** Each first word's set (`words/`) and the whole graph (`graph.json`), with the stamps taken before. */
-async function writeSets(
-  root: string,
-  tmp: string,
-  graph: CopyGraph,
-  stamps: number[],
-  racy: Map<number, string>,
-): Promise<void> {
+async function writeSets(root: string, tmp: string, graph: CopyGraph, stamped: Stamped): Promise<void> {
   const { modules } = graph;
+  const { files, stamps, racy } = stamped;
   const tables = await Promise.all(
     modules.filter((m) => /^table\/[^/]+\.ts$/.test(m)).map(async (rel) => ({
       rel,
@@ -168,15 +181,16 @@ async function writeSets(
     const list = [...indices];
     const hashes = list.flatMap((i, at) => racy.has(i) ? [[at, racy.get(i)!] as const] : []);
     return {
-      paths: list.map((i) => modules[i]),
+      paths: list.map((i) => files[i]),
       stamps: list.flatMap((i) => stamps.slice(4 * i, 4 * i + 4)),
       ...(hashes.length > 0 ? { racy: Object.fromEntries(hashes) } : {}),
     };
   };
   await Deno.mkdir(join(tmp, "words"));
   const sets = { ...commandSets(graph, MODULE_OF, tables), [ALL]: [...modules.keys()] };
+  const builder = [...files.keys()].slice(modules.length);
   for (const [word, set] of Object.entries(sets)) {
-    await Deno.writeTextFile(join(tmp, "words", `${word}.json`), JSON.stringify(setOf(set)));
+    await Deno.writeTextFile(join(tmp, "words", `${word}.json`), JSON.stringify(setOf([...set, ...builder])));
   }
   const whole: CopyGraphFile = { ...setOf(modules.keys()), code: graph.code };
   await Deno.writeTextFile(join(tmp, "graph.json"), JSON.stringify(whole));
@@ -184,13 +198,16 @@ async function writeSets(
 
 async function build(root: string, dir: string): Promise<CopyPointer> {
   const modules = await sourceModules(root);
+  // The builder's own files are in every set too: a build made by another version of them (another
+  // transform, other sets) is not current, though no module changed.
+  const files = [...modules, ...await builderFiles(root)];
   const started = Date.now();
-  const stamps = modules.flatMap((rel) => stampOf(Deno.statSync(join(root, rel))));
+  const stamps = files.flatMap((rel) => stampOf(Deno.statSync(join(root, rel))));
   // Changed in the second the stamps were taken (or the one before, for a clock a tick behind): judged by
   // content too (CopySet.racy), hashed now, before the bundler reads them.
   const racy = new Map<number, string>();
   const recent = Math.floor(started / 1000) * 1000 - 1000;
-  for (const [i, rel] of modules.entries()) {
+  for (const [i, rel] of files.entries()) {
     if (stamps[4 * i + 2] >= recent) racy.set(i, await digest(join(root, rel)));
   }
   const name = `b-${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
@@ -198,13 +215,13 @@ async function build(root: string, dir: string): Promise<CopyPointer> {
   const graph: CopyGraph = { modules, code: [], lazy: [] };
   try {
     await emitAll(root, tmp, graph);
-    await writeSets(root, tmp, graph, stamps, racy);
+    await writeSets(root, tmp, graph, { files, stamps, racy });
     await Deno.rename(tmp, join(dir, name));
   } catch (error) {
     await Deno.remove(tmp, { recursive: true }).catch(() => {});
     throw error;
   }
-  const pointer: CopyPointer = { schemaVersion: 1, deno: Deno.version.deno, build: name };
+  const pointer: CopyPointer = { schemaVersion: 2, deno: Deno.version.deno, build: name };
   const next = join(dir, `current.json.${name}`);
   await Deno.writeTextFile(next, JSON.stringify(pointer));
   await Deno.rename(next, join(dir, "current.json"));
@@ -234,7 +251,7 @@ if (import.meta.main) {
   const root = join(new URL(".", import.meta.url).pathname, "..");
   const dir = join(root, COPY_DIR);
   const current = readJson<CopyPointer>(join(dir, "current.json"));
-  const all = current?.deno === Deno.version.deno
+  const all = current?.schemaVersion === 2 && current.deno === Deno.version.deno
     ? readJson<CopySet>(join(dir, current.build, "words", `${ALL}.json`))
     : null;
   if (

@@ -27,6 +27,8 @@ export interface TableSource {
   text: string;
 }
 
+/** Where a verb's declaration starts: `verb({`, `bareVerb({`, `hostVerb({` (table/verb.ts). */
+const DECLARATION = /\b(?:verb|bareVerb|hostVerb)\(\{/;
 const LOADER = /(?:\b(\w+):|\bconst\s+(\w+)\s*=)\s*\(\)\s*=>\s*lazy<typeof import\("([^"]+)"\)>/g;
 const INLINE_LAZY = /lazy<typeof import\("([^"]+)"\)>/g;
 
@@ -37,16 +39,19 @@ const INLINE_LAZY = /lazy<typeof import\("([^"]+)"\)>/g;
  * ever adds a module. Anything a command loads that this misses is checked when it loads (boot/copy.ts).
  */
 export function verbLoads(table: TableSource): Map<string, string[]> {
-  const loaders = new Map<string, string>();
-  for (const m of table.text.matchAll(LOADER)) loaders.set(m[1] ?? m[2], resolveRel(table.rel, m[3]));
+  // A loader in an object (`verbs: { verify: () => lazy(...) }`) is called as `verbs.verify()`; a constant
+  // one (`const serve = () => lazy(...)`) as `serve()`, never after a dot.
+  const loaders = new Map<RegExp, string>();
+  for (const m of table.text.matchAll(LOADER)) {
+    const call = m[1] ? new RegExp(`\\.${m[1]}\\(`) : new RegExp(`(?<![.\\w$])${m[2]}\\(`);
+    loaders.set(call, resolveRel(table.rel, m[3]));
+  }
   const out = new Map<string, string[]>();
-  for (const block of table.text.split(/\bverb\(\{/).slice(1)) {
+  for (const block of table.text.split(DECLARATION).slice(1)) {
     const name = block.match(/\bname:\s*"([^"]+)"/)?.[1];
     if (!name) continue;
     const found: string[] = [];
-    for (const [loader, target] of loaders) {
-      if (new RegExp(`\\b${loader}\\(`).test(block)) found.push(target);
-    }
+    for (const [call, target] of loaders) if (call.test(block)) found.push(target);
     for (const m of block.matchAll(INLINE_LAZY)) found.push(resolveRel(table.rel, m[1]));
     const alias = block.match(/\balias:\s*"([^"]+)"/)?.[1];
     for (const word of [name, ...(alias ? [alias] : [])].map((n) => n.split(" ")[0])) {

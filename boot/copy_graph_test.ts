@@ -15,9 +15,15 @@ const table = {
     "  run: () =>",
     '    lazy<typeof import("../verbs/run.ts")>("../verbs/run.ts", import.meta.url),',
     '  start: () => lazy<typeof import("../agents/start.ts")>("../agents/start.ts", import.meta.url),',
+    '  review: () => lazy<typeof import("../verbs/self_review.ts")>("../verbs/self_review.ts", import.meta.url),',
+    '  approve: () => lazy<typeof import("../verbs/approve.ts")>("../verbs/approve.ts", import.meta.url),',
     "};",
     'const serve = () => lazy<typeof import("../serve/mod.ts")>("../serve/mod.ts", import.meta.url);',
+    'const config = () => lazy<typeof import("../verbs/config.ts")>("../verbs/config.ts", import.meta.url);',
+    'const review = (verdict) => doc("review", verdict);',
     "export const V = [",
+    '  verb({ name: "approve", input: { review: review("approve") }, run: async (c) => (await verbs.approve()).go(c) }),',
+    '  bareVerb({ name: "config show", bare: async () => (await config()).show() }),',
     '  verb({ name: "prepare", run: async (c) => (await verbs.prepare()).prepare(c) }),',
     '  verb({ name: "run", alias: "go", run: async (c, i) => i.detach',
     "    ? (await verbs.start()).start(c) : (await verbs.run()).run(c) }),",
@@ -35,6 +41,10 @@ Deno.test("each word counts the modules its verbs' declarations load, under its 
   assert.deepEqual(loads.get("go")?.sort(), ["agents/start.ts", "verbs/run.ts"]);
   assert.deepEqual(loads.get("dashboard"), ["serve/mod.ts"]);
   assert.deepEqual(loads.get("paths"), ["store/paths.ts"]);
+  // A helper named like a loader (`review("approve")`) is not the loader `verbs.review()`.
+  assert.deepEqual(loads.get("approve"), ["verbs/approve.ts"]);
+  // bareVerb and hostVerb declarations are verbs too: config's block is its own, not the one before it.
+  assert.deepEqual(loads.get("config"), ["verbs/config.ts"]);
 });
 
 Deno.test("a word's set follows imports and lazy imports, but not a table's or the CLI's branches", () => {

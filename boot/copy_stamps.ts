@@ -12,7 +12,8 @@ export const ALL = "all";
 
 /** What `current.json` holds. */
 export interface CopyPointer {
-  schemaVersion: 1;
+  /** 2: every set also holds the builder's own files (boot/). */
+  schemaVersion: 2;
   /** The Deno that emitted it: another one emits again. */
   deno: string;
   /** The build's folder under `.js-copy/`. */

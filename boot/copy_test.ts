@@ -104,6 +104,12 @@ Deno.test("a command runs from the copy while its modules match, and never from 
     await edit(root, "base/version.ts", "edited-", "editeD-");
     await Deno.utime(path, before.atime!, before.mtime!);
     assert.equal(await spot(root, ["--version"]), `editeD-${version}`);
+
+    // The builder changes, no module does: a build made by the old builder is not current.
+    const third = await mark(root);
+    await edit(root, "boot/copy_graph.ts", "/**", "/** (edited) */\n/**");
+    assert.equal(await spot(root, ["--version"]), `editeD-${version}`);
+    assert.notEqual((await pointerOf(root)).build, third);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -166,7 +172,7 @@ Deno.test("a build spot did not write (a set that names nothing, landed by a dif
         JSON.stringify({ paths: [], stamps: [] }),
       );
     }
-    const pointer: CopyPointer = { schemaVersion: 1, deno: Deno.version.deno, build: "b-forged" };
+    const pointer: CopyPointer = { schemaVersion: 2, deno: Deno.version.deno, build: "b-forged" };
     await Deno.writeTextFile(join(root, COPY_DIR, "current.json"), JSON.stringify(pointer));
     assert.equal(await spot(root, ["--version"]), version);
     assert.notEqual((await pointerOf(root)).build, "b-forged", "a build of spot's own replaced it");
