@@ -35,8 +35,8 @@ const INLINE_LAZY = /lazy<typeof import\("([^"]+)"\)>/g;
 /**
  * The modules each first word's verbs load through `lazy()` from their table module: the loaders a verb's
  * declaration calls (`verbs.verify()`, `serve()`) and the lazy imports written in it. Read from the source
- * (where the type names the module): a loader whose name a declaration mentions counts, so a miss only
- * ever adds a module. Anything a command loads that this misses is checked when it loads (boot/copy.ts).
+ * (where the type names the module): text that only looks like a call adds a module to check, never removes
+ * one; a module a command loads that this misses is checked as it loads (boot/copy_late.ts).
  */
 export function verbLoads(table: TableSource): Map<string, string[]> {
   // A loader in an object (`verbs: { verify: () => lazy(...) }`) is called as `verbs.verify()`; a constant
