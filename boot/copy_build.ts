@@ -229,7 +229,7 @@ async function build(root: string, dir: string): Promise<CopyPointer> {
   return pointer;
 }
 
-/** Removes builds past the newest few that are a week old, and the folders of builds that died. */
+/** Removes builds past the newest four that are an hour old, and the folders of builds that died. */
 async function dropOldBuilds(dir: string, current: string): Promise<void> {
   const builds: { name: string; at: number }[] = [];
   for await (const entry of Deno.readDir(dir)) {
