@@ -16,17 +16,7 @@
  *
  * boot/ is not in the copy, and imports nothing the copy holds: that would load twice, here and from it.
  */
-import {
-  ALL,
-  COPY_DIR,
-  COPY_HOOK,
-  type CopyPointer,
-  type CopySet,
-  dropPointer,
-  racyHold,
-  readJson,
-  stampHolds,
-} from "./copy_stamps.ts";
+import { ALL, COPY_DIR, COPY_HOOK, type CopyPointer, dropPointer, heldSet, readJson } from "./copy_stamps.ts";
 
 type Main = typeof import("../cli/main.ts");
 type Hook = (url: string) => Promise<string | null>;
@@ -35,28 +25,9 @@ const ROOT_URL = new URL("../", import.meta.url).href;
 const ROOT = decodeURIComponent(new URL(ROOT_URL).pathname).replace(/\/$/, "");
 
 /** The name of the set a call's first word checks (`words/<name>.json`). */
-export function setName(args: readonly string[]): string {
+function setName(args: readonly string[]): string {
   const word = args.filter((a) => a !== "--timings")[0];
   return word !== undefined && /^-{0,2}[A-Za-z][a-z-]*$/.test(word) ? word : ALL;
-}
-
-/** The set a command checks before it runs from `pointer`'s build; null when it does not hold. */
-async function heldSet(
-  root: string,
-  pointer: CopyPointer | null,
-  args: readonly string[],
-): Promise<string[] | null> {
-  if (pointer?.schemaVersion !== 2 || pointer.deno !== Deno.version.deno) return null;
-  const words = `${root}/${COPY_DIR}/${pointer.build}/words`;
-  const set = readJson<CopySet>(`${words}/${setName(args)}.json`) ??
-    readJson<CopySet>(`${words}/${ALL}.json`);
-  // A set always holds the CLI's main. One that does not (or a set naming nothing, which would hold
-  // whatever the build's JavaScript is) was not written by spot: a build landed in the checkout by a diff.
-  if (!set?.paths.includes("cli/main.ts")) return null;
-  for (let i = 0; i < set.paths.length; i++) {
-    if (!stampHolds(`${root}/${set.paths[i]}`, set.stamps, i)) return null;
-  }
-  return await racyHold(root, set) ? set.paths : null;
 }
 
 function fromSourceAsked(): boolean {
@@ -90,13 +61,13 @@ async function copyMain(args: readonly string[]): Promise<string | null> {
   if (fromSourceAsked() || !ROOT_URL.startsWith("file:") || ROOT_URL.includes("/deno-compile-")) return null;
   const pointerPath = `${ROOT}/${COPY_DIR}/current.json`;
   let pointer = readJson<CopyPointer>(pointerPath);
-  let held = await heldSet(ROOT, pointer, args);
+  let held = await heldSet(ROOT, pointer, setName(args));
   if (held) return install(pointer!, held);
   const { buildCopy } = await import(
     new URL("./copy_build.ts", import.meta.url).href
   ) as typeof import("./copy_build.ts");
   pointer = await buildCopy(ROOT).catch(() => null);
-  held = await heldSet(ROOT, pointer, args);
+  held = await heldSet(ROOT, pointer, setName(args));
   return held ? install(pointer!, held) : null;
 }
 

@@ -15,9 +15,8 @@ import {
   type CopyPointer,
   type CopySet,
   digest,
-  racyHold,
+  heldSet,
   readJson,
-  stampHolds,
   stampOf,
 } from "./copy_stamps.ts";
 import type { CopyGraphFile } from "./copy_late.ts";
@@ -250,16 +249,7 @@ if (import.meta.main) {
   // tests/setup.sh: make the copy before the tests, so no test pays for it or fetches Deno's bundler.
   const root = join(new URL(".", import.meta.url).pathname, "..");
   const dir = join(root, COPY_DIR);
-  const current = readJson<CopyPointer>(join(dir, "current.json"));
-  const all = current?.schemaVersion === 2 && current.deno === Deno.version.deno
-    ? readJson<CopySet>(join(dir, current.build, "words", `${ALL}.json`))
-    : null;
-  if (
-    all && all.paths.every((rel, i) => stampHolds(join(root, rel), all.stamps, i)) &&
-    await racyHold(root, all)
-  ) {
-    Deno.exit(0); // current already
-  }
+  if (await heldSet(root, readJson<CopyPointer>(join(dir, "current.json")), ALL)) Deno.exit(0); // current already
   await Deno.remove(join(dir, "failed.json")).catch(() => {});
   const pointer = await buildCopy(root);
   if (!pointer) {

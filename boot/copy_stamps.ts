@@ -88,3 +88,24 @@ export function dropPointer(root: string): void {
     // Gone already, or a checkout spot cannot write: the stamps refuse the build anyway.
   }
 }
+
+/**
+ * The set `name` of `pointer`'s build (`words/<name>.json`, else the set of every module), when every file of
+ * it still matches: its paths; null when any does not, or when the build is not one this spot can use.
+ */
+export async function heldSet(
+  root: string,
+  pointer: CopyPointer | null,
+  name: string,
+): Promise<string[] | null> {
+  if (pointer?.schemaVersion !== 2 || pointer.deno !== Deno.version.deno) return null;
+  const words = `${root}/${COPY_DIR}/${pointer.build}/words`;
+  const set = readJson<CopySet>(`${words}/${name}.json`) ?? readJson<CopySet>(`${words}/${ALL}.json`);
+  // A set always holds the CLI's main. One that does not (or a set naming nothing, which would hold
+  // whatever the build's JavaScript is) was not written by spot: a build landed in the checkout by a diff.
+  if (!set?.paths.includes("cli/main.ts")) return null;
+  for (let i = 0; i < set.paths.length; i++) {
+    if (!stampHolds(`${root}/${set.paths[i]}`, set.stamps, i)) return null;
+  }
+  return await racyHold(root, set) ? set.paths : null;
+}

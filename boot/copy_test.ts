@@ -38,6 +38,16 @@ async function checkout(): Promise<string> {
   return dir;
 }
 
+/** Runs `fn` in a new copy of the checkout (with spot's version), removed afterwards. */
+async function inCheckout(fn: (root: string, version: string) => Promise<void>): Promise<void> {
+  const root = await checkout();
+  try {
+    await fn(root, JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
 async function spot(root: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   const r = await spawnProcess(
     [
@@ -79,9 +89,7 @@ async function edit(root: string, rel: string, from: string, to: string): Promis
 }
 
 Deno.test("a command runs from the copy while its modules match, and never from a copy older than them", async () => {
-  const root = await checkout();
-  try {
-    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+  await inCheckout(async (root, version) => {
     assert.equal(await spot(root, ["--version"]), version, "the first command builds the copy");
     const first = await mark(root);
     assert.equal(await spot(root, ["--version"]), MARKER, "the copy runs while it holds");
@@ -110,15 +118,11 @@ Deno.test("a command runs from the copy while its modules match, and never from 
     await edit(root, "boot/copy_graph.ts", "/**", "/** (edited) */\n/**");
     assert.equal(await spot(root, ["--version"]), `editeD-${version}`);
     assert.notEqual((await pointerOf(root)).build, third);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("no build is made beside another under way, nor in a checkout spot cannot write: the sources run", async () => {
-  const root = await checkout();
-  try {
-    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+  await inCheckout(async (root, version) => {
     await Deno.mkdir(join(root, COPY_DIR));
     await Deno.writeTextFile(join(root, COPY_DIR, "build.lock"), "1\n");
     assert.equal(await spot(root, ["--version"]), version);
@@ -126,14 +130,11 @@ Deno.test("no build is made beside another under way, nor in a checkout spot can
     await Deno.remove(join(root, COPY_DIR), { recursive: true });
     await Deno.writeTextFile(join(root, COPY_DIR), "a file where the folder would be\n");
     assert.equal(await spot(root, ["--version"]), version);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a module loaded late that changed since the build is refused, and the build dropped", async () => {
-  const root = await checkout();
-  try {
+  await inCheckout(async (root) => {
     await spot(root, ["--version"]);
     const { build } = await pointerOf(root);
     const rootUrl = new URL(`file://${root}/`).href;
@@ -150,15 +151,11 @@ Deno.test("a module loaded late that changed since the build is refused, and the
     await Deno.remove(join(root, COPY_DIR, build), { recursive: true });
     const orphan = lateHook(root, rootUrl, copyUrl, new Set());
     assert.equal(await orphan(`${rootUrl}verbs/inspect.ts`), null);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a build spot did not write (a set that names nothing, landed by a diff) never runs", async () => {
-  const root = await checkout();
-  try {
-    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+  await inCheckout(async (root, version) => {
     const forged = join(root, COPY_DIR, "b-forged");
     await Deno.mkdir(join(forged, "words"), { recursive: true });
     await Deno.mkdir(join(forged, "cli"));
@@ -176,15 +173,11 @@ Deno.test("a build spot did not write (a set that names nothing, landed by a dif
     await Deno.writeTextFile(join(root, COPY_DIR, "current.json"), JSON.stringify(pointer));
     assert.equal(await spot(root, ["--version"]), version);
     assert.notEqual((await pointerOf(root)).build, "b-forged", "a build of spot's own replaced it");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a file changed in the second its stamp was taken is judged by its content too", async () => {
-  const root = await checkout();
-  try {
-    const version = JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version;
+  await inCheckout(async (root, version) => {
     // Changed just before the build: Deno's ctime is in whole seconds, so its stamp alone could not tell
     // a second write in that second that keeps its size and puts its mtime back.
     await edit(root, "base/version.ts", "config.version", "`edited-${config.version}`");
@@ -205,7 +198,5 @@ Deno.test("a file changed in the second its stamp was taken is judged by its con
     await Deno.utime(path, before.atime!, before.mtime!);
     assert.equal(await racyHold(root, set), false);
     assert.equal(await spot(root, ["--version"]), `editeD-${version}`);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 });
