@@ -4,7 +4,8 @@
  * three times the source, a source map inline) and checking one against the other: a verb's 100-150
  * modules load in ~10 ms more than the same modules as JavaScript, on every start.
  *
- * The copy lives in `.js-copy/` in the checkout (boot/copy_build.ts makes it): `current.json` names the
+ * The copy lives in `.js-copy/` in the checkout (boot/copy_build.ts makes it, its modules packed into few
+ * files by boot/copy_split.ts, each module loaded by URL at `<build>/<module>.js`): `current.json` names the
  * build; the build holds, for each first word of the CLI, the modules that command may load with the stamp
  * (size, mtime, ctime, inode; the content's hash too for a file changed in its stamp's second) of each
  * source file they were made from. A command runs from the copy only when every one of those holds;

@@ -1,8 +1,9 @@
 /**
  * Builds spot's JavaScript copy of itself (boot/copy.ts): every source module of the checkout (tests,
  * benches and tools aside) through one `deno bundle --inline-imports=false` (each module emitted on its own,
- * its imports kept), each made to run from the copy and its imports read (boot/copy_graph.ts), into a new
- * build folder that `current.json` then names. The stamps are taken before the bundler reads the files, so a
+ * its imports kept), each made to run from the copy and its imports read (boot/copy_graph.ts), then packed
+ * into few files by a second, splitting one (boot/copy_split.ts), into a new build folder that
+ * `current.json` then names. The stamps are taken before the bundler reads the files, so a
  * file written during the build leaves the new build already stale. One build at a time (`build.lock`);
  * a command that finds one under way runs from the sources.
  */
@@ -20,8 +21,9 @@ import {
   stampOf,
 } from "./copy_stamps.ts";
 import type { CopyGraphFile } from "./copy_late.ts";
-import { commandSets, type CopyGraph, lazyImports } from "./copy_graph.ts";
+import { commandSets, type CopyGraph, lazyImports, unreadLazyCalls } from "./copy_graph.ts";
 import { copyModule, lexerReady } from "./copy_module.ts";
+import { packageExternals, splitCopy, type SplitInput } from "./copy_split.ts";
 
 /** Folders of the checkout that hold no module the CLI loads (boot/ is what picks the copy, as TypeScript). */
 const SKIP = new Set(["tests", "bench", "boot", "node_modules", "dist", "coverage", "test-output"]);
@@ -104,7 +106,7 @@ export async function buildCopy(root: string): Promise<CopyPointer | null> {
   }
 }
 
-async function bundle(root: string, out: string, modules: string[]): Promise<void> {
+async function bundle(root: string, out: string, modules: string[], options: string[]): Promise<void> {
   const r = await spawnProcess([
     Deno.execPath(),
     "bundle",
@@ -114,9 +116,7 @@ async function bundle(root: string, out: string, modules: string[]): Promise<voi
     join(root, "deno.json"),
     "--platform",
     "deno",
-    "--inline-imports=false",
-    "--packages",
-    "external",
+    ...options,
     "--outdir",
     out,
     ...modules,
@@ -126,26 +126,44 @@ async function bundle(root: string, out: string, modules: string[]): Promise<voi
   }
 }
 
-/** Each module emitted, made to run from the copy, and its imports read into `graph`. */
-async function emitAll(root: string, tmp: string, graph: CopyGraph): Promise<void> {
+/**
+ * Each module emitted into `out`, made to run from the copy, and its imports read into `graph`; what the
+ * split then needs of them.
+ */
+async function emitAll(root: string, out: string, graph: CopyGraph): Promise<SplitInput> {
   const { modules } = graph;
-  await bundle(root, tmp, modules);
+  await bundle(root, out, modules, ["--inline-imports=false", "--packages", "external"]);
   await lexerReady();
   const index = new Map(modules.map((m, i) => [m, i]));
   const indices = (rels: string[]) =>
     rels.map((r) => index.get(r)).filter((i): i is number => i !== undefined);
   const source = new URL(`file://${root}/`).href;
-  for (const rel of modules) {
-    const file = join(tmp, `${rel.slice(0, -3)}.js`);
+  const assets = new Set<string>();
+  const defaults = new Set<number>();
+  for (const [i, rel] of modules.entries()) {
+    const file = join(out, `${rel.slice(0, -3)}.js`);
     const emitted = await Deno.readTextFile(file);
     const copied = copyModule(emitted, rel, source);
+    // A `lazy()` whose module is not written out would name no file of the copy.
+    if (rel !== "base/lazy.ts" && unreadLazyCalls(emitted) > 0) {
+      copied.problems.push("a lazy() call not read");
+    }
     if (copied.problems.length > 0) {
       throw new Error(`${rel} cannot run from the copy: ${copied.problems.join(", ")}`);
     }
     graph.code.push(indices(copied.imports));
     graph.lazy.push(indices(lazyImports(emitted, rel)));
+    for (const a of copied.assets) assets.add(a);
+    if (copied.exportsDefault) defaults.add(i);
     await Deno.writeTextFile(file, copied.text);
   }
+  const imports = readJson<{ imports?: Record<string, string> }>(join(root, "deno.json"))?.imports ?? {};
+  return {
+    modules,
+    entries: [...new Set([index.get("cli/main.ts")!, ...graph.lazy.flat()])],
+    defaults,
+    external: [...packageExternals(imports), ...assets],
+  };
 }
 
 /** What was stamped before the build: the modules first (by their index in the graph), then the builder. */
@@ -213,7 +231,8 @@ async function build(root: string, dir: string): Promise<CopyPointer> {
   const tmp = join(dir, `${name}.tmp`);
   const graph: CopyGraph = { modules, code: [], lazy: [] };
   try {
-    await emitAll(root, tmp, graph);
+    const split = await emitAll(root, join(tmp, ".mods"), graph);
+    await splitCopy(tmp, split, (entries, options) => bundle(root, tmp, entries, options));
     await writeSets(root, tmp, graph, { files, stamps, racy });
     await Deno.rename(tmp, join(dir, name));
   } catch (error) {

@@ -21,6 +21,15 @@ export function lazyImports(emitted: string, rel: string): string[] {
   return [...emitted.matchAll(LAZY_CALL)].map((m) => resolveRel(rel, m[1]));
 }
 
+/**
+ * Calls of `lazy()` that `lazyImports` does not read: a specifier other than a literal, which the copy could
+ * not know to write out. The definition (`function lazy(`) and methods of that name (`z.lazy(`) are not calls.
+ */
+export function unreadLazyCalls(emitted: string): number {
+  const calls = emitted.match(/(?<![.\w$])(?<!function )lazy\(/g)?.length ?? 0;
+  return calls - [...emitted.matchAll(LAZY_CALL)].length;
+}
+
 /** A table module's source: `table/loop.ts` and its text. */
 export interface TableSource {
   rel: string;

@@ -1,10 +1,26 @@
 import assert from "node:assert/strict";
-import { commandSets, type CopyGraph, lazyImports, reachable, verbLoads } from "./copy_graph.ts";
+import {
+  commandSets,
+  type CopyGraph,
+  lazyImports,
+  reachable,
+  unreadLazyCalls,
+  verbLoads,
+} from "./copy_graph.ts";
 
 Deno.test("a module's lazy imports are read from the bundler's text", () => {
   const emitted =
     'const m = () => lazy("./late.ts", import.meta.url);\nconst n = () => lazy(\n  "../x/y.ts",\n  import.meta.url,\n);';
   assert.deepEqual(lazyImports(emitted, "a/mod.ts"), ["a/late.ts", "x/y.ts"]);
+});
+
+Deno.test("a lazy() call whose module is not a literal is counted, so the build refuses it", () => {
+  const read = 'const m = () => lazy("./late.ts", import.meta.url);';
+  assert.equal(unreadLazyCalls(read), 0);
+  // The definition and a method of the same name (zod's) are not calls of spot's lazy().
+  assert.equal(unreadLazyCalls("function lazy(specifier, base) {}\nconst s = z.lazy(() => t);"), 0);
+  assert.equal(unreadLazyCalls(`${read}\nconst n = (name) => lazy(\`./\${name}.ts\`, import.meta.url);`), 1);
+  assert.equal(unreadLazyCalls("const spec = './x.ts';\nlazy(spec, import.meta.url);"), 1);
 });
 
 const table = {

@@ -20,6 +20,10 @@ export interface CopiedModule {
   text: string;
   /** The checkout's modules it imports as it loads (paths relative to the checkout). */
   imports: string[];
+  /** The checkout's other files it imports (JSON, text), as the URLs it now names: never bundled. */
+  assets: string[];
+  /** Whether it has a default export (boot/copy_split.ts re-exports it by name). */
+  exportsDefault: boolean;
   /** What stops it from being copied: an `import.meta` other than `.url` and `.main`, a literal `import()`. */
   problems: string[];
 }
@@ -29,9 +33,10 @@ const IDENTIFIER = /[\w$]/;
 /** `emitted` (the module at `rel` in the checkout) made to run from the copy; `sourceRoot` ends in `/`. */
 export function copyModule(emitted: string, rel: string, sourceRoot: string): CopiedModule {
   const own = new URL(rel, sourceRoot);
-  const [found] = parse(emitted);
+  const [found, exported] = parse(emitted);
   const edits: { start: number; end: number; text: string }[] = [];
   const imports: string[] = [];
+  const assets: string[] = [];
   const problems: string[] = [];
   for (const item of found) {
     const { type, specifier, start, end } = item;
@@ -59,11 +64,21 @@ export function copyModule(emitted: string, rel: string, sourceRoot: string): Co
     if (specifier.endsWith(".ts")) {
       imports.push(resolveRel(rel, specifier));
       edits.push({ start, end, text: `${specifier.slice(0, -3)}.js` });
-    } else edits.push({ start, end, text: new URL(specifier, own).href });
+    } else {
+      const url = new URL(specifier, own).href;
+      assets.push(url);
+      edits.push({ start, end, text: url });
+    }
   }
   let text = emitted;
   for (const e of edits.sort((a, b) => b.start - a.start)) {
     text = text.slice(0, e.start) + e.text + text.slice(e.end);
   }
-  return { text, imports, problems };
+  return {
+    text,
+    imports,
+    assets,
+    exportsDefault: exported.some((e) => e.type !== "reexport-all" && e.name === "default"),
+    problems,
+  };
 }

@@ -23,6 +23,8 @@ Deno.test("a copied module imports the copy's JavaScript and finds everything el
   const out = copyModule(emitted, "x/mod.ts", "file:///src/spot/");
   assert.deepEqual(out.problems, []);
   assert.deepEqual(out.imports, ["x/a.ts", "b/b.ts", "x/d.ts", "x/e.ts", "x/side.ts"]);
+  assert.deepEqual(out.assets, ["file:///src/spot/data.json"]);
+  assert.equal(out.exportsDefault, false);
   assert.match(out.text, /^import \{ a \} from "\.\/a\.js";$/m);
   assert.match(out.text, /\} from "\.\.\/b\/b\.js";/);
   assert.match(out.text, /export \{ d \} from "\.\/d\.js"/);
@@ -36,6 +38,15 @@ Deno.test("a copied module imports the copy's JavaScript and finds everything el
   // What is text stays as it was.
   assert.ok(out.text.includes('`import { x } from "./x.ts";\\nexport const y = import.meta.url;`'));
   assert.match(out.text, /"import\.meta\.url is the module"/);
+});
+
+Deno.test("a module's default export is told, not one re-exported under another name", () => {
+  assert.equal(copyModule("const a = 1;\nexport default a;", "m.ts", "file:///src/").exportsDefault, true);
+  assert.equal(
+    copyModule('export { default as b } from "./b.ts";', "m.ts", "file:///src/").exportsDefault,
+    false,
+  );
+  assert.equal(copyModule('export * from "./b.ts";', "m.ts", "file:///src/").exportsDefault, false);
 });
 
 Deno.test("a module the copy cannot run as the sources would is refused", () => {

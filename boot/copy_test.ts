@@ -5,79 +5,40 @@
  * prints the marker only when it ran from the copy.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
-import { ROOT } from "../tests/helpers.ts";
-import { spawnProcess } from "../sandbox/spawn.ts";
+import { join } from "node:path";
+import { inCheckout, spotIn as spot } from "../tests/fixtures/copy_checkout.ts";
 import { COPY_DIR, type CopyPointer, type CopySet, racyHold } from "./copy_stamps.ts";
 import { buildCopy } from "./copy_build.ts";
 import { lateHook } from "./copy_late.ts";
 
 const MARKER = "from-the-copy";
 
-/** The checkout's tracked source files (no tests, benches or docs) in a new folder. */
-async function checkout(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "spot-copy-" });
-  const listed = await spawnProcess([
-    "git",
-    "-C",
-    ROOT,
-    "ls-files",
-    "-z",
-    "--cached",
-    "--others",
-    "--exclude-standard",
-  ], { env: { PATH: "/usr/bin:/bin" } });
-  const files = listed.stdout.split("\0").filter((f) =>
-    f && !/^(tests|bench|docs|\.ci)\//.test(f) && !f.endsWith("_test.ts") &&
-    (f.endsWith(".ts") || f.endsWith(".json") || f === "deno.lock")
-  );
-  for (const f of files) {
-    await Deno.mkdir(dirname(join(dir, f)), { recursive: true });
-    await Deno.copyFile(join(ROOT, f), join(dir, f));
-  }
-  return dir;
-}
-
-/** Runs `fn` in a new copy of the checkout (with spot's version), removed afterwards. */
-async function inCheckout(fn: (root: string, version: string) => Promise<void>): Promise<void> {
-  const root = await checkout();
-  try {
-    await fn(root, JSON.parse(await Deno.readTextFile(join(root, "deno.json"))).version);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-async function spot(root: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const r = await spawnProcess(
-    [
-      Deno.execPath(),
-      "run",
-      "--no-prompt",
-      "--allow-all",
-      "--config",
-      join(root, "deno.json"),
-      join(root, "cli.ts"),
-      ...args,
-    ],
-    { cwd: root, env: { ...Deno.env.toObject(), NO_COLOR: "1", ...env }, timeoutMs: 120_000 },
-  );
-  assert.equal(r.exitCode, 0, r.stderr);
-  return r.stdout.trim();
-}
-
 async function pointerOf(root: string): Promise<CopyPointer> {
   return JSON.parse(await Deno.readTextFile(join(root, COPY_DIR, "current.json")));
 }
 
-/** Writes the marker into the current build's version module. */
+/**
+ * Writes the marker into the current build's version module: into the chunk that holds it, after the line
+ * the bundler heads each module's code with.
+ */
 async function mark(root: string): Promise<string> {
   const { build } = await pointerOf(root);
-  const file = join(root, COPY_DIR, build, "base", "version.js");
-  const text = await Deno.readTextFile(file);
-  assert.match(text, /config\.version/);
-  await Deno.writeTextFile(file, text.replace("config.version", JSON.stringify(MARKER)));
-  return build;
+  const head = "/.mods/base/version.js\n";
+  for await (const entry of Deno.readDir(join(root, COPY_DIR, build))) {
+    const file = join(root, COPY_DIR, build, entry.name);
+    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
+    const text = await Deno.readTextFile(file);
+    const at = text.indexOf(head);
+    if (at < 0) continue;
+    const rest = text.slice(at);
+    assert.match(rest, /config\.version/);
+    await Deno.writeTextFile(
+      file,
+      text.slice(0, at) + rest.replace("config.version", JSON.stringify(MARKER)),
+    );
+    return build;
+  }
+  throw new Error(`no file of build ${build} holds base/version.js`);
 }
 
 /** Rewrites a source module in place (same inode, new ctime), as an editor saving it would. */
