@@ -4,6 +4,10 @@ import { buildProgram } from "./program.ts";
 import { type CommandSpec, type Options, optionShape } from "./spec.ts";
 import { COMMANDS } from "./table.ts";
 import { Invocation } from "./invoke.ts";
+import { buildCommands } from "./commands.ts";
+import { commandsFor } from "./fast_table.ts";
+import { runOnCli } from "./run_verb.ts";
+import { MODULE_OF, TABLE_MODULES } from "../table/index.ts";
 
 /** The table with every `run` replaced by one that records what it was given. */
 function recording(table: CommandSpec[], seen: { name: string; options: Options }[]): CommandSpec[] {
@@ -112,4 +116,39 @@ Deno.test("a bad value is the same CLI_USAGE error from either parser", async ()
   const seen: { name: string; options: Options }[] = [];
   const program = buildProgram(recording(COMMANDS, seen), new Invocation());
   await assert.rejects(program.parseAsync(["list", "--limit", "x"], { from: "user" }), /as a count/);
+});
+
+/** A command as the fast parser sees it, its functions aside (each build makes new ones). */
+function shape(command: CommandSpec | undefined): unknown {
+  return command && JSON.parse(JSON.stringify(command));
+}
+
+Deno.test("a call's first word builds only its own commands, each the same as from its whole table", async () => {
+  for (const [word, module] of Object.entries(MODULE_OF)) {
+    const whole = buildCommands(await TABLE_MODULES[module](), runOnCli);
+    const own = await commandsFor(word);
+    const find = (table: CommandSpec[]) => table.find((c) => c.name === word || c.alias === word);
+    assert.ok(find(own), `${word}: found`);
+    assert.deepEqual(shape(find(own)), shape(find(whole)), word);
+    assert.ok(
+      own.length < whole.length || whole.length === 1,
+      `${word}: ${own.length} of ${whole.length} built`,
+    );
+  }
+});
+
+Deno.test("the fast parser reads a call the same from a word's own commands", async () => {
+  const calls = [["inspect", "--id", "run-1"], ["run", "--id", "run-1"], ["config", "show"], [
+    "go",
+    "--id",
+    "r",
+  ]];
+  for (const argv of calls.filter((a) => MODULE_OF[a[0]])) {
+    const whole = buildCommands(await TABLE_MODULES[MODULE_OF[argv[0]]](), runOnCli);
+    const a = parseFast(await commandsFor(argv[0]), argv);
+    const b = parseFast(whole, argv);
+    assert.deepEqual(shape(a?.command), shape(b?.command), argv.join(" "));
+    assert.deepEqual(a?.options, b?.options, argv.join(" "));
+  }
+  assert.deepEqual(await commandsFor("no-such-word"), []);
 });
