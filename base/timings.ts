@@ -68,9 +68,9 @@ function gitSubcommand(args: string[]): string {
   return "?";
 }
 
-/** The table: one line per label, the largest first, with the whole wall time on top. */
-export function timingsTable(totalMs: number): string {
+/** The table: one line per label, the largest first, with the whole wall time on top (and `note` under it). */
+export function timingsTable(totalMs: number, note?: string): string {
   const lines = [...rows.entries()].sort((a, b) => b[1].ms - a[1].ms)
     .map(([label, r]) => `${r.ms.toFixed(1).padStart(9)} ms ${String(r.count).padStart(4)}x  ${label}`);
-  return [`spot timings: ${totalMs.toFixed(1)} ms wall`, ...lines].join("\n") + "\n";
+  return [`spot timings: ${totalMs.toFixed(1)} ms wall`, ...(note ? [note] : []), ...lines].join("\n") + "\n";
 }

@@ -17,7 +17,17 @@
  *
  * boot/ is not in the copy, and imports nothing the copy holds: that would load twice, here and from it.
  */
-import { ALL, COPY_DIR, COPY_HOOK, type CopyPointer, dropPointer, heldSet, readJson } from "./copy_stamps.ts";
+import {
+  ALL,
+  COPY_DIR,
+  COPY_HOOK,
+  COPY_STATUS,
+  type CopyPointer,
+  type CopyStatus,
+  dropPointer,
+  heldSet,
+  readJson,
+} from "./copy_stamps.ts";
 
 type Main = typeof import("../cli/main.ts");
 type Hook = (url: string) => Promise<string | null>;
@@ -31,12 +41,15 @@ function setName(args: readonly string[]): string {
   return word !== undefined && /^-{0,2}[A-Za-z][a-z-]*$/.test(word) ? word : ALL;
 }
 
-function fromSourceAsked(): boolean {
+/** Why the sources run whatever the copy holds: `SPOT_FROM_SOURCE` set to 1 or true, a library's host. */
+function sourcesAsked(): string | null {
+  let asked: string | undefined;
   try {
-    return Deno.env.get("SPOT_FROM_SOURCE") === "1";
+    asked = Deno.env.get("SPOT_FROM_SOURCE");
   } catch {
-    return true; // no env permission: a library's host, not the CLI
+    return "no permission to read the environment"; // a library's host, not the CLI
   }
+  return /^(1|true)$/i.test(asked ?? "") ? `SPOT_FROM_SOURCE=${asked}` : null;
 }
 
 /** Makes `lazy()` load the checkout's modules from the build: those of the set at once, others once checked. */
@@ -57,31 +70,57 @@ function install(pointer: CopyPointer, held: string[]): string {
   return `${copy}cli/main.js`;
 }
 
+/** The set `name` of the pointer's build when it holds, with the time its check took. */
+async function held(pointer: CopyPointer | null, name: string, status: CopyStatus): Promise<string[] | null> {
+  const started = performance.now();
+  const paths = await heldSet(ROOT, pointer, name);
+  if (paths) status.checked = { files: paths.length, ms: performance.now() - started };
+  return paths;
+}
+
 /** The copy's `cli/main.js` when a build holds for what the command may load, made now if need be. */
-async function copyMain(args: readonly string[]): Promise<string | null> {
-  if (fromSourceAsked() || !ROOT_URL.startsWith("file:") || ROOT_URL.includes("/deno-compile-")) return null;
-  const pointerPath = `${ROOT}/${COPY_DIR}/current.json`;
-  let pointer = readJson<CopyPointer>(pointerPath);
-  let held = await heldSet(ROOT, pointer, setName(args));
-  if (held) return install(pointer!, held);
+async function copyMain(args: readonly string[], status: CopyStatus): Promise<string | null> {
+  if (!ROOT_URL.startsWith("file:") || ROOT_URL.includes("/deno-compile-")) {
+    status.why = "a compiled binary";
+    return null;
+  }
+  const asked = sourcesAsked();
+  if (asked) {
+    status.why = asked;
+    return null;
+  }
+  let pointer = readJson<CopyPointer>(`${ROOT}/${COPY_DIR}/current.json`);
+  let paths = await held(pointer, setName(args), status);
+  if (paths) return install(pointer!, paths);
   const { buildCopy } = await import(
     new URL("./copy_build.ts", import.meta.url).href
   ) as typeof import("./copy_build.ts");
-  pointer = await buildCopy(ROOT).catch(() => null);
-  held = await heldSet(ROOT, pointer, setName(args));
-  return held ? install(pointer!, held) : null;
+  const started = performance.now();
+  pointer = await buildCopy(ROOT, (why) => status.why = why).catch(() => null);
+  status.buildMs = performance.now() - started;
+  paths = await held(pointer, setName(args), status);
+  if (!paths) status.why ??= "the new build does not hold (a source changed while it was made)";
+  return paths ? install(pointer!, paths) : null;
 }
 
 /** The CLI's `main`: from the JavaScript copy when one holds, else from the sources. */
 export async function loadMain(args: readonly string[]): Promise<Main> {
-  const copy = await copyMain(args).catch(() => null);
+  const status: CopyStatus = { from: "sources" };
+  (globalThis as Record<symbol, unknown>)[COPY_STATUS] = status;
+  const copy = await copyMain(args, status).catch((error) => {
+    status.why = `the check failed: ${error}`;
+    return null;
+  });
   if (copy) {
     try {
-      return await import(copy) as Main;
+      const main = await import(copy) as Main;
+      status.from = "copy";
+      return main;
     } catch {
       // A build folder gone or damaged: nothing of spot has run yet, so the sources run instead.
       delete (globalThis as Record<symbol, unknown>)[COPY_HOOK];
       dropPointer(ROOT);
+      status.why = "the copy could not be loaded (it is made again by the next command)";
     }
   }
   return await import(new URL("../cli/main.ts", import.meta.url).href) as Main;

@@ -85,21 +85,31 @@ function lock(path: string): boolean {
 
 /**
  * Builds a new copy of the checkout at `root` and makes it current. Null when no build is made now: another
- * is under way, one failed in the last ten minutes, or the checkout's copy folder cannot be written.
+ * is under way, one failed in the last ten minutes, or the checkout's copy folder cannot be written; `refused`
+ * is told which.
  */
-export async function buildCopy(root: string): Promise<CopyPointer | null> {
+export async function buildCopy(root: string, refused?: (why: string) => void): Promise<CopyPointer | null> {
   const dir = join(root, COPY_DIR);
   try {
     await Deno.mkdir(dir, { recursive: true });
   } catch {
+    refused?.(`${COPY_DIR}/ cannot be made in the checkout`);
     return null;
   }
-  if (failedRecently(dir) || !lock(join(dir, "build.lock"))) return null;
+  if (failedRecently(dir)) {
+    refused?.(`a build failed in the last ten minutes (${COPY_DIR}/failed.json says why)`);
+    return null;
+  }
+  if (!lock(join(dir, "build.lock"))) {
+    refused?.(`another build is under way, or ${COPY_DIR}/ cannot be written`);
+    return null;
+  }
   try {
     return await build(root, dir);
   } catch (error) {
     const failed = { deno: Deno.version.deno, at: Date.now(), error: String(error).slice(0, 2000) };
     await Deno.writeTextFile(join(dir, "failed.json"), JSON.stringify(failed)).catch(() => {});
+    refused?.(`the build failed (${COPY_DIR}/failed.json says why)`);
     return null;
   } finally {
     await Deno.remove(join(dir, "build.lock")).catch(() => {});

@@ -7,6 +7,21 @@
 export const COPY_DIR = ".js-copy";
 /** The global base/lazy.ts asks: a checkout module's URL to the URL it loads from, null when it changed. */
 export const COPY_HOOK = Symbol.for("spot.js-copy");
+/**
+ * What the CLI's start found, for `--timings` (cli/main.ts reads it by this symbol): where spot runs from,
+ * why when from the sources, and what the check and a build took.
+ */
+export const COPY_STATUS = Symbol.for("spot.js-copy.status");
+export interface CopyStatus {
+  from: "copy" | "sources";
+  /** Why the sources run. */
+  why?: string;
+  /** The stamps checked, and how long that took (ms). */
+  checked?: { files: number; ms: number };
+  /** How long a build made at this start took (ms). */
+  buildMs?: number;
+}
+
 /** The set of a call whose first word has none of its own: every module. */
 export const ALL = "all";
 

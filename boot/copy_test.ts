@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { inCheckout, spotIn as spot } from "../tests/fixtures/copy_checkout.ts";
+import { inCheckout, spotIn as spot, spotRun } from "../tests/fixtures/copy_checkout.ts";
 import { COPY_DIR, type CopyPointer, type CopySet, racyHold } from "./copy_stamps.ts";
 import { buildCopy } from "./copy_build.ts";
 import { lateHook } from "./copy_late.ts";
@@ -88,9 +88,45 @@ Deno.test("no build is made beside another under way, nor in a checkout spot can
     await Deno.writeTextFile(join(root, COPY_DIR, "build.lock"), "1\n");
     assert.equal(await spot(root, ["--version"]), version);
     assert.equal((await Array.fromAsync(Deno.readDir(join(root, COPY_DIR)))).length, 1, "only the lock");
+    // `--timings` says where spot ran from, and why.
+    assert.match(await timings(root), /^from the TypeScript sources: another build is under way/m);
     await Deno.remove(join(root, COPY_DIR), { recursive: true });
     await Deno.writeTextFile(join(root, COPY_DIR), "a file where the folder would be\n");
     assert.equal(await spot(root, ["--version"]), version);
+    assert.match(await timings(root), /^from the TypeScript sources: \.js-copy\/ cannot be made/m);
+  });
+});
+
+/** The timings table `spot --timings --version` prints in `root`. */
+async function timings(root: string, env: Record<string, string> = {}): Promise<string> {
+  const r = await spotRun(root, ["--timings", "--version"], env);
+  assert.equal(r.exitCode, 0, r.stderr);
+  return r.stderr;
+}
+
+Deno.test("--timings says whether spot ran from its copy, what the check and a build took, or why not", async () => {
+  await inCheckout(async (root) => {
+    const first = await timings(root);
+    assert.match(first, /^from the JavaScript copy/m);
+    assert.match(first, /ms +1x {2}build the JavaScript copy$/m);
+    const second = await timings(root);
+    assert.match(second, /ms +1x {2}check the JavaScript copy \(\d+ files\)$/m);
+    assert.doesNotMatch(second, /build the JavaScript copy/);
+    for (const value of ["1", "true"]) {
+      assert.match(
+        await timings(root, { SPOT_FROM_SOURCE: value }),
+        /^from the TypeScript sources: SPOT_FROM_SOURCE=/m,
+      );
+    }
+    assert.match(await timings(root, { SPOT_FROM_SOURCE: "0" }), /^from the JavaScript copy/m);
+    // A build that failed leaves the sources running for a while, and says so.
+    await Deno.remove(join(root, COPY_DIR, "current.json"));
+    const failed = { deno: Deno.version.deno, at: Date.now(), error: "made up" };
+    await Deno.writeTextFile(join(root, COPY_DIR, "failed.json"), JSON.stringify(failed));
+    assert.match(
+      await timings(root),
+      /^from the TypeScript sources: a build failed in the last ten minutes/m,
+    );
   });
 });
 

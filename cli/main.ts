@@ -12,6 +12,27 @@ import { commandsFor } from "./fast_table.ts";
 import { exitStyleFromEnv } from "./exit_codes.ts";
 import { lazy } from "../base/lazy.ts";
 
+/** What cli.ts's start found (boot/copy_stamps.ts, `CopyStatus`): read by its symbol, boot/ is not imported. */
+interface CopyStatus {
+  from: "copy" | "sources";
+  why?: string;
+  checked?: { files: number; ms: number };
+  buildMs?: number;
+}
+
+/** Where spot ran from, for the timings table; the check and a build as its rows. */
+function copyNote(): string | undefined {
+  const status = (globalThis as Record<symbol, CopyStatus | undefined>)[Symbol.for("spot.js-copy.status")];
+  if (!status) return undefined;
+  if (status.checked) {
+    recordTiming(`check the JavaScript copy (${status.checked.files} files)`, status.checked.ms);
+  }
+  if (status.buildMs !== undefined) recordTiming("build the JavaScript copy", status.buildMs);
+  return status.from === "copy"
+    ? "from the JavaScript copy (.js-copy/)"
+    : `from the TypeScript sources: ${status.why ?? "the copy was not used"}`;
+}
+
 /** The whole command line: parses `args`, runs the verb, prints its result or error; the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const argv = args.filter((a) => a !== "--timings");
@@ -38,7 +59,7 @@ export async function main(args: readonly string[]): Promise<number> {
   } catch (error) {
     return await printError(error, cli.warnings.list, { human: humanErrors(cli.json) });
   } finally {
-    if (timingsEnabled()) writeErr(timingsTable(performance.now()));
+    if (timingsEnabled()) writeErr(timingsTable(performance.now(), copyNote()));
   }
   return cli.exitCode;
 }
