@@ -56,18 +56,39 @@ export function verbLoads(table: TableSource): Map<string, string[]> {
     loaders.set(call, resolveRel(table.rel, m[3]));
   }
   const out = new Map<string, string[]>();
-  for (const block of table.text.split(DECLARATION).slice(1)) {
-    const name = block.match(/\bname:\s*"([^"]+)"/)?.[1];
-    if (!name) continue;
+  for (const { words, block } of declarations(table)) {
     const found: string[] = [];
     for (const [call, target] of loaders) if (call.test(block)) found.push(target);
     for (const m of block.matchAll(INLINE_LAZY)) found.push(resolveRel(table.rel, m[1]));
-    const alias = block.match(/\balias:\s*"([^"]+)"/)?.[1];
-    for (const word of [name, ...(alias ? [alias] : [])].map((n) => n.split(" ")[0])) {
-      out.set(word, [...new Set([...(out.get(word) ?? []), ...found])]);
-    }
+    for (const word of words) out.set(word, [...new Set([...(out.get(word) ?? []), ...found])]);
   }
   return out;
+}
+
+/** Each verb's declaration in a table module: its text, and the first words its name and alias give it. */
+function declarations(table: TableSource): { words: string[]; block: string }[] {
+  const out: { words: string[]; block: string }[] = [];
+  for (const block of table.text.split(DECLARATION).slice(1)) {
+    const name = block.match(/\bname:\s*"([^"]+)"/)?.[1];
+    if (!name) continue;
+    const alias = block.match(/\balias:\s*"([^"]+)"/)?.[1];
+    out.push({ words: [name, ...(alias ? [alias] : [])].map((n) => n.split(" ")[0]), block });
+  }
+  return out;
+}
+
+/**
+ * The first words whose every verb declares `loadConfig: false` (table/verb.ts): their commands never load
+ * the config, so the config's loader is not in their sets (`CONFIG_LOADER`). Read from the text: a word
+ * this misses keeps the loader in its set, which only costs its stamps.
+ */
+export function configFreeWords(table: TableSource): Set<string> {
+  const says = new Map<string, boolean>();
+  for (const { words, block } of declarations(table)) {
+    const free = /\bloadConfig:\s*false\b/.test(block);
+    for (const word of words) says.set(word, (says.get(word) ?? true) && free);
+  }
+  return new Set([...says].filter(([, free]) => free).map(([word]) => word));
 }
 
 /** The copy's module graph, by index into `modules`. */
@@ -87,17 +108,29 @@ export interface CopyGraph {
  */
 const BRANCHING = /^(table\/[^/]+|cli\/main|cli\/run_verb)\.ts$/;
 
-/** Every module reachable from `roots`: through imports, and through lazy imports but those of `BRANCHING`. */
-export function reachable(graph: CopyGraph, roots: string[]): number[] {
+/**
+ * The config's loader: `config/context.ts` loads `config/load.ts` (and with it the CLI records and the
+ * config's schemas, ~40 modules) only for a verb that does not declare `loadConfig: false`. Should such a
+ * verb load it anyway, it is checked as it loads (boot/copy_late.ts).
+ */
+export const CONFIG_LOADER: [string, string] = ["config/context.ts", "config/load.ts"];
+
+/**
+ * Every module reachable from `roots`: through imports, and through lazy imports but those of `BRANCHING`
+ * and the lazy import `skip` names (`[from, to]`).
+ */
+export function reachable(graph: CopyGraph, roots: string[], skip?: [string, string]): number[] {
   const index = new Map(graph.modules.map((m, i) => [m, i]));
   const seen = new Set<number>();
   const stack = roots.map((r) => index.get(r)).filter((i): i is number => i !== undefined);
+  const [skipFrom, skipTo] = skip ? skip.map((m) => index.get(m)) : [];
   while (stack.length > 0) {
     const i = stack.pop()!;
     if (seen.has(i)) continue;
     seen.add(i);
     stack.push(...graph.code[i]);
-    if (!BRANCHING.test(graph.modules[i])) stack.push(...graph.lazy[i]);
+    if (BRANCHING.test(graph.modules[i])) continue;
+    stack.push(...(i === skipFrom ? graph.lazy[i].filter((j) => j !== skipTo) : graph.lazy[i]));
   }
   return [...seen].sort((a, b) => a - b);
 }
@@ -122,6 +155,7 @@ export function commandSets(
   tables: TableSource[],
 ): Record<string, number[]> {
   const loads = new Map(tables.map((t) => [t.rel, verbLoads(t)]));
+  const configFree = new Set(tables.flatMap((t) => [...configFreeWords(t)].map((w) => `${t.rel} ${w}`)));
   const sets: Record<string, number[]> = {};
   for (const [word, module] of Object.entries(moduleOf)) {
     const table = `table/${module}.ts`;
@@ -129,7 +163,8 @@ export function commandSets(
     // Commander's path (cli/program.ts, cli/table.ts) is small beside what it would cost a command to fail
     // late on it; a terminal's views likewise. The servers' host only for the words that run one.
     const host = module === "host" ? ["cli/host.ts"] : [];
-    sets[word] = reachable(graph, [...CLI_ROOTS, table, ...host, ...verbs]);
+    const skip = configFree.has(`${table} ${word}`) ? CONFIG_LOADER : undefined;
+    sets[word] = reachable(graph, [...CLI_ROOTS, table, ...host, ...verbs], skip);
   }
   // `spot --version` prints a line from the CLI alone.
   for (const word of ["--version", "-V"]) sets[word] = reachable(graph, ["cli/main.ts", "cli/version.ts"]);

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import {
   commandSets,
+  CONFIG_LOADER,
+  configFreeWords,
   type CopyGraph,
   lazyImports,
   reachable,
@@ -86,4 +88,26 @@ Deno.test("a word's set follows imports and lazy imports, but not a table's or t
   assert.deepEqual(sets.prepare, [0, 1, 2, 4, 5, 6, 7]);
   assert.ok(!sets.prepare.includes(3), "run's module is not prepare's");
   assert.deepEqual(sets["--version"], [0, 1, 7]);
+});
+
+Deno.test("a word whose verbs all declare loadConfig: false leaves the config's loader out of its set", () => {
+  const runs = {
+    rel: "table/runs.ts",
+    text: [
+      "export const V = [",
+      '  verb({ name: "inspect", loadConfig: false, run: async () => {} }),',
+      '  verb({ name: "list", run: async () => {} }),',
+      '  verb({ name: "skill install", loadConfig: false, run: async () => {} }),',
+      '  verb({ name: "skill show", run: async () => {} }),',
+      "];",
+    ].join("\n"),
+  };
+  // `skill` has a verb that loads the config: the word keeps the loader.
+  assert.deepEqual([...configFreeWords(runs)], ["inspect"]);
+  const modules = ["cli/main.ts", "config/context.ts", "config/load.ts", "adapters/x.ts", "table/runs.ts"];
+  assert.deepEqual(CONFIG_LOADER, [modules[1], modules[2]]);
+  const graph: CopyGraph = { modules, code: [[1], [], [3], [], []], lazy: [[], [2], [], [], []] };
+  const sets = commandSets(graph, { inspect: "runs", list: "runs" }, [runs]);
+  assert.deepEqual(sets.list, [0, 1, 2, 3, 4]);
+  assert.deepEqual(sets.inspect, [0, 1, 4], "no config/load.ts, nor what it imports");
 });
