@@ -96,7 +96,10 @@ async function copyMain(args: readonly string[], status: CopyStatus): Promise<st
     new URL("./copy_build.ts", import.meta.url).href
   ) as typeof import("./copy_build.ts");
   const started = performance.now();
-  pointer = await buildCopy(ROOT, (why) => status.why = why).catch(() => null);
+  pointer = await buildCopy(ROOT, (why) => status.why = why).catch((error) => {
+    status.why = `the build failed: ${error}`;
+    return null;
+  });
   status.buildMs = performance.now() - started;
   paths = await held(pointer, setName(args), status);
   if (!paths) status.why ??= "the new build does not hold (a source changed while it was made)";
