@@ -214,10 +214,20 @@ Deno.test({
         );
       }
       // Each task ran to completion exactly once across all executors, the killed and paused ones included.
+      // An executor logs its outcome after the queue took it, so the origin can see a task done (and the job
+      // end) before the line is read: each task's line is waited for, then counted.
       for (const id of [...Array.from({ length: 11 }, (_, i) => `b${i}`), "review"]) {
         const t = await taskOf(id);
-        const completed = fleet.all.flatMap((e) => e.stderr)
-          .filter((l) => l.startsWith(`task ${t}: `) && l.includes('"kind":"completed"'));
+        const completions = () =>
+          fleet.all.flatMap((e) => e.stderr)
+            .filter((l) => l.startsWith(`task ${t}: `) && l.includes('"kind":"completed"'));
+        await until(
+          `${id}'s executor to log its completion`,
+          () => Promise.resolve(completions().length > 0),
+          30_000,
+        )
+          .catch(() => {});
+        const completed = completions();
         assert.equal(completed.length, 1, `${id} completed ${completed.length} times`);
         assert.equal((await status(id))?.state, "done", id);
       }
