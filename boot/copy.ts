@@ -89,8 +89,9 @@ async function copyMain(args: readonly string[], status: CopyStatus): Promise<st
     status.why = asked;
     return null;
   }
+  const name = setName(args);
   let pointer = readJson<CopyPointer>(`${ROOT}/${COPY_DIR}/current.json`);
-  let paths = await held(pointer, setName(args), status);
+  let paths = await held(pointer, name, status);
   if (paths) return install(pointer!, paths);
   const { buildCopy } = await import(
     new URL("./copy_build.ts", import.meta.url).href
@@ -101,7 +102,7 @@ async function copyMain(args: readonly string[], status: CopyStatus): Promise<st
     return null;
   });
   status.buildMs = performance.now() - started;
-  paths = await held(pointer, setName(args), status);
+  paths = await held(pointer, name, status);
   if (!paths) status.why ??= "the new build does not hold (a source changed while it was made)";
   return paths ? install(pointer!, paths) : null;
 }
